@@ -24,6 +24,7 @@ from datetime import date
 
 from pydantic import ValidationError
 
+from gpu_advisor.knowledge.loader import error_words
 from gpu_advisor.knowledge.resolve import BadValue
 from gpu_advisor.knowledge.schema import Gpu
 
@@ -113,7 +114,7 @@ def parse_custom_gpu(text: str) -> Gpu:
         )
     except ValidationError as e:
         first = e.errors()[0]
-        raise BadValue(f"custom GPU: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        raise BadValue(f"custom GPU: {'.'.join(map(str, first['loc']))}: {error_words(first)}") from None
 
 
 __all__ = ["PREFIX", "is_custom", "parse_custom_gpu"]

@@ -29,7 +29,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from gpu_advisor.knowledge.cache_walk import inside, snapshot_files, snapshots
+from gpu_advisor.knowledge.cache_walk import MAX_SNAPSHOT_ENTRIES, inside, snapshot_files, snapshots
 from gpu_advisor.knowledge.hf_config import ConfigError, _shown, read_config_json
 from gpu_advisor.knowledge.loader import KnowledgeError, read_cache_file, write_cache
 
@@ -339,7 +339,11 @@ def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = Non
         return None
     snap, sha = found
     files = snapshot_files(root, snap, (".safetensors", ".gguf"))  # bounded; nothing outside `root`
-    config = read_config_json(inside(snap / "config.json", root)) if (snap / "config.json").exists() else None
+    config_path = snap / "config.json"
+    if config_path.is_symlink() and not config_path.exists():  # a loop, or a blob that is gone: not "no config"
+        raise MalformedCheckpoint(f"{config_path} is a symbolic link that leads to no file (a loop, or its blob "
+                                  "was deleted); download the model again")
+    config = read_config_json(inside(config_path, root)) if config_path.exists() else None
     params, nbytes = _counted(p for p in files if p.name.endswith(".safetensors"))
     total_size = None
     index = snap / "model.safetensors.index.json"
@@ -374,14 +378,30 @@ def from_summary(repo_id: str) -> HubModel | None:
         data = json.loads(text.decode("utf-8")) if text is not None else None
         if not isinstance(data, dict) or data.get("version") != SUMMARY_VERSION or data.get("repo_id") != repo_id:
             return None
+        params = _counts(data.get("params_by_dtype"), MAX_TOTAL_PARAMS)
+        nbytes = _counts(data.get("bytes_by_dtype"), MAX_TOTAL_PARAMS * 8)
+        gguf = _counts(data.get("gguf_files"), MAX_TOTAL_PARAMS * 8, MAX_SNAPSHOT_ENTRIES)
+        total_size = data.get("total_size")
+        if total_size is not None and not (_whole(total_size) and 0 <= total_size <= MAX_ELEMENTS * 8):
+            return None
         return HubModel(repo_id=repo_id, revision=data.get("revision"), config=data.get("config"),
-                        params_by_dtype={k: int(v) for k, v in (data.get("params_by_dtype") or {}).items()},
-                        bytes_by_dtype={k: int(v) for k, v in (data.get("bytes_by_dtype") or {}).items()},
-                        total_size=data.get("total_size"),
-                        gguf_files={k: int(v) for k, v in (data.get("gguf_files") or {}).items()},
+                        params_by_dtype=params, bytes_by_dtype=nbytes, total_size=total_size, gguf_files=gguf,
                         origin="summary-cache", fetched=str(data.get("fetched", "")))
     except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         return None  # a damaged summary is fetched again
+
+
+def _counts(value: Any, most: int, entries: int = 256) -> dict[str, int]:
+    """A summary's tallies by name (parameters or bytes by dtype, bytes by GGUF file), held to what a model
+    can have, as the HF cache's own files are (count_tensors): whole numbers from 0 up, at most `most`
+    together, at most `entries` names. Anything else is a damaged summary (ValueError): fetched again."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or len(value) > entries:
+        raise ValueError("not a tally")
+    if not all(isinstance(k, str) and _whole(v) and v >= 0 for k, v in value.items()) or sum(value.values()) > most:
+        raise ValueError("a tally past any model")
+    return dict(value)
 
 
 def _save_summary(m: HubModel) -> None:

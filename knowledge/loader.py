@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -93,11 +93,24 @@ def _load(path: Path, convert: Callable[[object], R]) -> R:
 
 
 
+# What pydantic puts before the text of an error a validator raised: the text is the message ("hidden size must be
+# ...", not "Value error, hidden size must be ...").
+PYDANTIC_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+
+def error_words(error: Any) -> str:
+    """The text of one of pydantic's errors (an entry of ValidationError.errors()), without its type's prefix."""
+    msg = str(error.get("msg", ""))
+    for prefix in PYDANTIC_PREFIXES:
+        msg = msg.removeprefix(prefix)
+    return msg
+
+
 def _describe(error: ValidationError) -> str:
     parts = []
     for e in error.errors():
         field = ".".join(str(p) for p in e["loc"]) or "(record)"
-        parts.append(f"field '{field}': {e['msg']}")
+        parts.append(f"field '{field}': {error_words(e)}")
     return "; ".join(parts)
 
 

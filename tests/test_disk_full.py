@@ -56,10 +56,12 @@ def test_a_full_disk_still_lists_exports_and_answers(tmp_path, history):
     assert exported.returncode == 0, exported.stderr
     assert "serve llama 3 8b to 5 users" in exported.stdout
     asked = _cli(tmp_path, "ask", "--db", str(path), "serve llama 3 8b to 9 users")
-    assert asked.returncode == 0, asked.stderr
-    assert "9 users" in asked.stdout and "nothing new is saved" in asked.stderr
+    # (attack 8: exit 1, not 0, and one line, so that a script learns the answer was not saved)
+    assert asked.returncode == 1, asked.stderr
+    assert "9 users" in asked.stdout and "the answer was not saved" in asked.stderr
+    assert asked.stderr.count("\n") == 1
     again = _cli(tmp_path, "ask", "-c", "--db", str(path), "make it 20 users")
-    assert again.returncode == 0, again.stderr
+    assert again.returncode == 1, again.stderr
     assert "20 users" in again.stdout
     assert path.read_bytes() == before  # nothing written, nothing lost
     assert _beside(path) <= {"history.db.lock", "history.db.sessions.lock"}  # no cut-short log or index left

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from gpu_advisor.knowledge.loader import error_words
+
 GB = 1e9  # what people read as "GB" on a datasheet and in this tool's human output
 GIB = 2**30
 
@@ -94,7 +96,7 @@ def validation_message(exc: ValidationError) -> str:
     parts = []
     for e in exc.errors():
         field = ".".join(str(x) for x in e["loc"])
-        parts.append(f"{field}: {e['msg']}" if field else e["msg"])
+        parts.append(f"{field}: {error_words(e)}" if field else error_words(e))
     return "; ".join(parts)
 
 

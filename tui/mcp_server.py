@@ -646,13 +646,13 @@ def main(http_port: int | None = None, host: str = "127.0.0.1", api_key: str | N
         return 0
     import uvicorn
 
-    from gpu_advisor.tui.openai_api import BadRequest, binding_problem, listening_socket
+    from gpu_advisor.tui.openai_api import BadRequest, base_url, binding_problem, listening_socket
 
     problem = binding_problem(host, api_key)
     if problem:
         raise BadRequest(problem)
     sock = listening_socket(host, http_port)
-    print(f"gpu-advisor: MCP (streamable HTTP) at http://{host}:{http_port}/mcp"
+    print(f"gpu-advisor: MCP (streamable HTTP) at {base_url(host, http_port)}/mcp"
           + ("; API key required" if api_key else ""), file=sys.stderr)
     uvicorn.Server(uvicorn.Config(http_app(host=host, api_key=api_key), host=host, port=http_port,
                                   log_level="warning")).run(sockets=[sock])

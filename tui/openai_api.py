@@ -121,7 +121,7 @@ def stream_settings(data: dict[str, Any]) -> tuple[bool, bool]:
     """(stream, include_usage) of a request, checked."""
     stream = data.get("stream")
     if stream is not None and not isinstance(stream, bool):
-        raise BadRequest("stream: must be true or false (a JSON boolean, not a string)", "stream")
+        raise BadRequest(f"stream: must be true or false (a JSON boolean, not {json.dumps(stream)[:40]})", "stream")
     options = data.get("stream_options")
     if options is None:
         return bool(stream), False
@@ -349,10 +349,21 @@ def _pieces(text: str) -> list[str]:
 
 
 def parse_body(body: bytes) -> dict[str, Any]:
-    """The JSON object of a request body; anything else (not UTF-8, not JSON, nested past the parser's
-    depth, a number past int()'s digit limit, not an object) is BadRequest."""
+    """The JSON object of a request body; anything else (not UTF-8, not JSON, NaN or Infinity, nested past the
+    parser's depth, a number past int()'s digit limit, not an object) is BadRequest."""
+    def not_json(word: str) -> Any:  # NaN, Infinity, -Infinity: Python reads them, JSON has no such number
+        raise BadRequest(f"the body is not JSON: {word} is not a JSON number")
+
+    def finite(text: str) -> float:  # 1e400 would be read as infinity
+        value = float(text)
+        if math.isinf(value):
+            raise BadRequest(f"the body holds a number past what a JSON number can be ({text[:40]})")
+        return value
+
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = json.loads(body.decode("utf-8"), parse_constant=not_json, parse_float=finite)
+    except BadRequest:
+        raise
     except UnicodeDecodeError:
         raise BadRequest("the body is not UTF-8 text") from None
     except json.JSONDecodeError as e:
@@ -557,6 +568,11 @@ class PortInUse(Exception):
     """The address cannot be listened on (the port is taken): one line, exit 2, never another port."""
 
 
+def base_url(host: str, port: int) -> str:
+    """http://HOST:PORT as a client writes it: an IPv6 address in brackets (http://[::1]:8000)."""
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
 def listening_socket(host: str, port: int) -> Any:
     """A socket bound to host:port for uvicorn to serve on, bound before anything is printed, so that a
     port in use is said in one line (PortInUse) instead of uvicorn's error after the start-up line."""
@@ -588,7 +604,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None,
     if problem:
         raise BadRequest(problem)
     sock = listening_socket(host, port)
-    print(f"gpu-advisor: OpenAI-compatible endpoint at http://{host}:{port}/v1 (model '{MODEL_ID}')"
+    print(f"gpu-advisor: OpenAI-compatible endpoint at {base_url(host, port)}/v1 (model '{MODEL_ID}')"
           + ("; API key required" if api_key else "")
           + (f"; CORS for {', '.join(cors_origins)}" if cors_origins else ""), file=sys.stderr)
     stopping = threading.Event()

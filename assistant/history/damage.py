@@ -16,6 +16,7 @@ from pathlib import Path
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER_BYTES = 32  # a log this long or shorter holds no frame
 # quick_check reads the whole file (about 1 s a GB): up to this size it runs on every open; a larger
 # file gets the header, log and schema checks on open, and the full check when a previous run met
 # damage in it (see HistoryStore's CHECK_MARK), so a big history still opens in well under 0.2 s.
@@ -45,6 +46,24 @@ def looks_like_sqlite(path: Path) -> bool:
         return not start or start == SQLITE_MAGIC
     except OSError:
         return True  # the open that follows reports the real problem
+
+
+def log_of_another_file(path: Path) -> bool:
+    """True when a write-ahead log with frames lies beside a database file that uses none: missing, empty, or in
+    rollback mode (header bytes 18-19 are 1). SQLite writes a log only for a file in WAL mode, and empties and
+    deletes it when the file leaves that mode, so such a log belongs to another file (the database was restored
+    from a copy, or moved away without its log)."""
+    wal = Path(f"{path}-wal")
+    try:
+        if wal.is_symlink() or not wal.is_file() or wal.stat().st_size <= WAL_HEADER_BYTES:
+            return False
+        if not path.exists():
+            return True
+        with path.open("rb") as f:
+            header = f.read(100)
+    except OSError:
+        return False
+    return not header or (len(header) == 100 and header.startswith(SQLITE_MAGIC) and header[18] == header[19] == 1)
 
 
 def _header_damage(path: Path) -> str | None:

@@ -56,6 +56,7 @@ from gpu_advisor.assistant.history.damage import (
     _read_wal,
     _readable_rows,
     _unbackfilled_frames,
+    log_of_another_file,
     looks_like_sqlite,
 )
 from gpu_advisor.assistant.history.search import search_sessions, search_text
@@ -352,11 +353,20 @@ class HistoryStore:
         # waiting, then open the recovered database. No process still reads the damaged file when it
         # is replaced (SQLite, closing a connection, would otherwise delete the new database's
         # write-ahead log by its name).
+        self._foreign_note: str | None = None
+        self._open_under_lock()
+        if self._foreign_note:  # said first: the rest of the notice may name the same folder's copies
+            self.notice = f"{self._foreign_note} {self.notice}" if self.notice else self._foreign_note
+
+    def _open_under_lock(self) -> None:
+        """Open the database holding NAME.lock: finish an interrupted recovery, set aside a log that is not the
+        database's own, check the file, and move it aside and recover it when it is damaged."""
         with self._open_lock():
             if not looks_like_sqlite(self.path):  # (replaced while this process waited)
                 raise self._not_sqlite()
             resumed = self._finish_interrupted_recovery()
             self._refuse_second_name()
+            self._keep_foreign_log()
             shm = Path(f"{self.path}-shm")  # as the last writer left it, before any reader rebuilds it
             with contextlib.suppress(OSError):
                 if self._shm is None and shm.is_file():  # (unless _refuse_foreign took it before reading)
@@ -383,6 +393,25 @@ class HistoryStore:
             self._open()
         self.notice = (f"The history database could not be read ({error}); the original was moved to "
                        f"{_names(kept)} and a new database started; {recovered}.")
+
+    def _keep_foreign_log(self) -> None:
+        """A log beside a database that uses none (damage.log_of_another_file: the database was restored from a
+        copy, or moved here without its log): SQLite would write that log's frames into this file, leaving it
+        unreadable, or delete the log with the last messages of the file it belongs to. Both are kept as they are
+        (NAME.damaged-N, with its -wal and -shm; an empty NAME.damaged-N holds the place when the database itself
+        was missing) and the log is taken away, so the database opens as it is."""
+        if not log_of_another_file(self.path):
+            return
+        kept = self._keep_damaged()
+        if not kept.exists():
+            kept.touch()  # the copy's place: its log is named by it and reminded of at every start
+        for side in ("-wal", "-shm"):
+            Path(f"{self.path}{side}").unlink(missing_ok=True)
+        _fsync(self.path.parent)
+        self._shm = None
+        self._foreign_note = (f"A write-ahead log lay beside the history database {self.path}, which does not use "
+                              "one (restored from a copy, or moved here without its log?), so it is another file's: "
+                              f"it was not applied, and it is kept in {_names(kept)}.")
 
     def _refuse_odd_side_files(self) -> None:
         """Refuse a -wal, -shm or -journal beside the database that is no regular file of its own: SQLite would read
@@ -634,13 +663,7 @@ class HistoryStore:
             kept, recovered = self._recover_wal_aside(conn) if wal_damage else (None, "")
             if kept:
                 conn = self._connect()
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            mark = Path(f"{self.path}{CHECK_MARK}")
-            checked = self.path.stat().st_size <= QUICK_CHECK_MAX_BYTES or mark.exists()
-            if checked and conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError("integrity check failed")
-            if checked:
-                mark.unlink(missing_ok=True)
+            self._check_readable(conn)
             self._refuse_newer(conn)  # before anything writes to the file
             self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
             conn.execute("PRAGMA foreign_keys = ON")
@@ -660,6 +683,28 @@ class HistoryStore:
                        "regular file (a link, device or FIFO) and was not copied)") if self._not_copied else ""
             self.notice = (f"The history database's write-ahead log was damaged ({wal_damage}); copies of the "
                            f"original files are in {_names(kept)}{skipped}; {recovered}.")
+
+    def _check_readable(self, conn: sqlite3.Connection) -> None:
+        """Read the schema, and run quick_check (on every file up to QUICK_CHECK_MAX_BYTES, on a larger one after
+        damage was met in it): raises sqlite3.DatabaseError when the file is damaged. With a log beside the file
+        the reads go through a read-only connection: `conn` closing after a failed check would copy the log into
+        the database (SQLite checkpoints when its last connection closes), and the copy kept of a damaged file
+        would no longer be the file that was found (a log of another file, written in, leaves nothing readable)."""
+        wal = Path(f"{self.path}-wal")
+        logged = wal.is_file() and wal.stat().st_size > 0
+        probe = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                timeout=BUSY_TIMEOUT_MS / 1000) if logged else conn
+        try:
+            probe.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            mark = Path(f"{self.path}{CHECK_MARK}")
+            checked = self.path.stat().st_size <= QUICK_CHECK_MAX_BYTES or mark.exists()
+            if checked and probe.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("integrity check failed")
+            if checked:
+                mark.unlink(missing_ok=True)
+        finally:
+            if probe is not conn:
+                probe.close()
 
     def _recover_wal_aside(self, conn: sqlite3.Connection) -> tuple[Path, str]:
         """A damaged log: keep a full copy of the files (NAME.damaged-N, before anything writes or
@@ -885,16 +930,30 @@ class HistoryStore:
         """Copy into this store every session, message and tool call that can still be read from the
         damaged files (a message already here is not copied twice). Returns what was recovered, in words."""
         counts = {"sessions": 0, "messages": 0, "tool_calls": 0}
+        wal = Path(f"{kept}-wal")
+        logs = [wal.read_bytes()] if wal.is_file() and wal.stat().st_size else []
+        # Through its log first (the newest rows), then the file alone: a log that is not the file's own (a copy
+        # restored over the database) makes the first image unreadable, and the file alone still holds every row.
+        # A message already copied is not copied twice; a session deleted in the log may come back (nothing is lost).
+        for log in [*logs, b""]:
+            self._copy_image(kept, log, counts)
+        if not counts["messages"] and not counts["sessions"]:
+            return "no further message could be recovered from them"
+        sessions = f" in {counts['sessions']} session{'s' if counts['sessions'] != 1 else ''}" if counts["sessions"] else ""
+        return (f"{counts['messages']} message{'s' if counts['messages'] != 1 else ''}{sessions} "
+                f"{'were' if counts['messages'] != 1 else 'was'} recovered from them")
+
+    def _copy_image(self, kept: Path, log: bytes, counts: dict[str, int]) -> None:
+        """Copy the rows readable in `kept` with `log` applied (b"": none) into this store, adding to `counts`."""
         image = Path(f"{self.path}.image.part")
         try:
-            wal = Path(f"{kept}-wal")
-            image.write_bytes(_database_image(kept.read_bytes(), wal.read_bytes() if wal.is_file() else b""))
+            image.write_bytes(_database_image(kept.read_bytes(), log))
             source = sqlite3.connect(f"file:{image}?immutable=1", uri=True)
             source.text_factory = _decode
             try:
                 with self._write("the recovered messages"):
                     for table, columns in RECOVERED_COLUMNS.items():
-                        counts[table] = self._copy_rows(source, table, columns)
+                        counts[table] += self._copy_rows(source, table, columns)
                         _kill_point(f"copied {table}")
             finally:
                 source.close()
@@ -902,11 +961,6 @@ class HistoryStore:
             pass
         finally:
             image.unlink(missing_ok=True)
-        if not counts["messages"] and not counts["sessions"]:
-            return "no further message could be recovered from them"
-        sessions = f" in {counts['sessions']} session{'s' if counts['sessions'] != 1 else ''}" if counts["sessions"] else ""
-        return (f"{counts['messages']} message{'s' if counts['messages'] != 1 else ''}{sessions} "
-                f"{'were' if counts['messages'] != 1 else 'was'} recovered from them")
 
     def _copy_rows(self, source: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> int:
         placeholders = ", ".join("?" for _ in columns)

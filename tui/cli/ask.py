@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from gpu_advisor.assistant.terminal import printable, quoted
-from gpu_advisor.tui.cli.base import DB, Commands, UsageError, arg, open_store
+from gpu_advisor.assistant.terminal import escaped, printable, quoted
+from gpu_advisor.tui.cli.base import DB, EXIT_ENVIRONMENT, Commands, UsageError, arg, open_store
 
 MAX_STDIN_CHARS = 100_000  # a question read from a pipe; the message cap applies after that
 
@@ -62,7 +62,7 @@ def _refuse_missing_history(args: argparse.Namespace) -> None:
     examples=("gpu-advisor ask \"fine-tune a 27B model and serve it to 20 users\"",
               "gpu-advisor ask -c \"what about int4?\"", "gpu-advisor ask --cid 01J8 \"make it 32k context\"",
               "echo \"serve llama 3 8b to 3 users\" | gpu-advisor ask", "gpu-advisor ask - --json < question.txt"))
-def cmd_ask(args: argparse.Namespace) -> None:
+def cmd_ask(args: argparse.Namespace) -> int:
     from gpu_advisor.assistant.session import Conversation, check_message
     from gpu_advisor.tui import settings
 
@@ -76,7 +76,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
     text = check_message(question_text(args.text))
     if args.continue_latest or args.cid:
         _refuse_missing_history(args)
-    store = None if args.no_save else open_store(args)
+    store = None if args.no_save else open_store(args, say_unwritable=False)  # said once, after the answer
     if store is not None and (args.continue_latest or args.cid):
         latest = store.list_sessions(1)
         if args.continue_latest and not latest:
@@ -85,15 +85,39 @@ def cmd_ask(args: argparse.Namespace) -> None:
     else:
         conv = Conversation(store if store is None or not store.read_only else None,
                             settings=settings.load().defaults())
-    if store is not None and store.read_only:  # (said when it opened): the question is answered, not saved
+    unsaved = None  # why the answer was not saved: a script must learn it from the exit status, not a notice
+    if store is not None and store.read_only:  # the question is answered, not saved
         conv.store = None
+        unsaved = (f"the answer was not saved: the history database {store.path} cannot be written "
+                   f"({store.unwritable}); everything saved before it is kept")
     from gpu_advisor.tools.detect import this_machine
 
     conv.machine = this_machine  # "what can I run on this machine?": this one
     conv.oneshot = True
-    reply = conv.send(text)
+    reply, unsaved = _answered(conv, text, unsaved)
     if args.json:
-        saved = {"session_id": conv.session_id} if conv.session_id else {}
+        saved = {"session_id": conv.session_id} if conv.session_id and not unsaved else {}
         print(json.dumps({**reply_json(reply), **saved}, indent=2))
     else:
         print(printable(str(reply.content)))  # a stored profile is data: a crafted one never drives the terminal
+    if unsaved:
+        sys.stdout.flush()
+        print(f"gpu-advisor: {escaped(unsaved)}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
+    return 0
+
+
+def _answered(conv, text: str, unsaved: str | None):
+    """The reply to `text`, and why it was not saved (None when it was). A write the disk refuses (NotSaved: full,
+    read-only, the file deleted meanwhile) never costs the answer: the question is answered unsaved."""
+    from gpu_advisor.assistant.history import NotSaved
+
+    try:
+        conv.record_user(text)
+    except NotSaved as exc:  # the question could not be written: nothing of this turn is saved
+        conv.store, unsaved = None, str(exc)
+        conv.record_user(text)
+    try:
+        return conv.respond(text), unsaved
+    except NotSaved as exc:  # the reply could not be written; respond() keeps it as the last message before saving
+        return conv.messages[-1], str(exc)

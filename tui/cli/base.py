@@ -203,13 +203,16 @@ def emit(args: argparse.Namespace, result: BaseModel, human: Callable[[], str]) 
         print("\n(--explain shows every formula and input)")
 
 
-def open_store(args: argparse.Namespace) -> HistoryStore:
+def open_store(args: argparse.Namespace, say_unwritable: bool = True) -> HistoryStore:
     """The history store of --db (else $GPU_ADVISOR_DB or the user data folder), saying on stderr
-    when a damaged database was moved aside, and at every start while a damaged copy is kept."""
+    when a damaged database was moved aside, and at every start while a damaged copy is kept.
+    `say_unwritable` False: a database that opened for reading only is left for the caller to name."""
     from gpu_advisor.assistant.history import HistoryStore
 
     store = HistoryStore(args.db)
     told = store.notice or store.reminder  # a kept damaged copy is named at every start until deleted
+    if store.read_only and not say_unwritable:
+        told = store.reminder
     if told:
         print(f"gpu-advisor: {told}", file=sys.stderr)
     return store
