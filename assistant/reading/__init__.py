@@ -106,6 +106,7 @@ from gpu_advisor.assistant.reading.text import (
     MAX_MESSAGE_CHARS,
     clean,
     language,
+    normalised,
     readable,
     vocab,
     word_pattern,
@@ -116,6 +117,7 @@ from gpu_advisor.assistant.reading.user_base import read_user_base
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
+from gpu_advisor.assistant.reading.written import unused_numbers
 from gpu_advisor.assistant.terminal import printable
 from gpu_advisor.knowledge import gpus
 from gpu_advisor.knowledge.clouds import clouds
@@ -139,6 +141,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if len(cut) < len(raw):
         u.intents.add("truncated")
     m = prepare(cut, pending)
+    if whole:
+        m.problems += unused_numbers(normalised(cut))  # '1e-320 tok/s', 'to 1e308 users': said as not used, never misread
     read_card_forms(m)  # 'h100 pcie and sxm': the SXM form is a second card named
     read_mac_by_memory(m)  # 'a mac studio … is 512gb enough?': the 512 GB Mac Studio (M3 Ultra)
     read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
