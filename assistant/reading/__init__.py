@@ -58,6 +58,7 @@ from gpu_advisor.assistant.reading.hardware import (
     read_gpus,
 )
 from gpu_advisor.assistant.reading.history import own_model_note
+from gpu_advisor.assistant.reading.io_split import read_io_split
 from gpu_advisor.assistant.reading.intents import (
     concept_asked,
     polite_free,
@@ -250,6 +251,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if len(u.compare_gpus) >= 2 and not word_pattern("compare_verdict.for_others").search(m.raw.lower()):
         u.ask["one_user"] = True  # "4090 和 3090 哪个更适合跑 glm-4 9b 推理": answered at once, for one person (said)
     read_answers(m, u)  # '$ per 1M output tokens … vs an API', 'whats speculative decoding … on my single 4090?'
+    read_io_split(m, u)  # '3:1 in/out' with no volume: a ratio, the other length worked out from the one said
     read_question(m, u)
     read_compare_job(m, u)
     read_versus(m, u)
