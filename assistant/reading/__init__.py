@@ -58,7 +58,6 @@ from gpu_advisor.assistant.reading.hardware import (
     read_gpus,
 )
 from gpu_advisor.assistant.reading.history import own_model_note
-from gpu_advisor.assistant.reading.io_split import read_io_split
 from gpu_advisor.assistant.reading.intents import (
     concept_asked,
     polite_free,
@@ -68,6 +67,7 @@ from gpu_advisor.assistant.reading.intents import (
     read_topic,
     read_total_span,
 )
+from gpu_advisor.assistant.reading.io_split import read_io_split
 from gpu_advisor.assistant.reading.kept import kept_reads
 from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
 from gpu_advisor.assistant.reading.leads import engine_asks
