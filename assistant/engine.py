@@ -1922,7 +1922,8 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     assumed_load = "users" in defaulted and filled.phase in ("serve", "production") and not (
         filled.population or filled.users_range or filled.requests_per_s)
     return {"messages": [message], "results": results, "pending": "users" if assumed_load else None,
-            "profile": filled.model_dump(), "defaulted": defaulted, "cards": _choice_kept(weighed), "deferred": None}
+            "profile": filled.model_dump(), "defaulted": defaulted, "cards": _choice_kept(weighed, turn, cards),
+            "deferred": None}
 
 
 def _encoder_service(profile: Profile, filled: Profile, defaulted: dict[str, str], lang: str) -> dict[str, Any]:
@@ -1983,12 +1984,16 @@ def _buy_or_rent_block(bought: dict[str, Any] | None, filled: Any, answer: Any, 
                  lambda usd: writers.cash(usd, answer.recommend))
 
 
-def _choice_kept(weighed: dict[str, Any] | None) -> dict[str, Any]:
+def _choice_kept(weighed: dict[str, Any] | None, turn: Turn, cards: dict[str, Any]) -> dict[str, Any]:
     """'Qwen3-30B-A3B和Qwen3-32B哪个更省显存？速度哪个快', then '我们就一张L40S' or '上下文拉到32k呢': models weighed on speed
-    or memory stay weighed on the next turn's job while the plan is on one of them (engine._models_weighed)."""
+    or memory stay weighed on the next turn's job while the plan is on one of them (engine._models_weighed). The API
+    weighed against self-hosting ('现在用deepseek的api，自己买卡会不会更划算', then '那如果换成72B呢') stays asked on the
+    follow-ups that change the plan, until another job starts (new_topic.CLEARED)."""
+    api = {k: v for k, v in {**(cards.get("api") or {}), **turn.ask}.items() if k in API_KEYS}
+    kept: dict[str, Any] = {"api": api} if api else {}
     if not weighed or not weighed.get("on_card"):
-        return {}
-    return {"models": [r["model"] for r in weighed["rows"]], "dims": list(weighed.get("dims") or [])}
+        return kept
+    return {**kept, "models": [r["model"] for r in weighed["rows"]], "dims": list(weighed.get("dims") or [])}
 
 
 def _setup_first(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: advice.Answer, text: str, lang: str,

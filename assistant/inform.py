@@ -737,8 +737,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
         inp = _plan_rent_buy(planned_rb, ctx.region, int(prices.get("horizon_months") or planned_rb.horizon_months))
     try:
         rb = rent_vs_buy(inp)
-    except ToolError:
-        return ctx.say("info.rb.no_prices", gpu=gpu.name)
+    except ToolError:  # a purchase quoted ('8卡整机120万一台') for a card with no rent on record: renting is what is missing
+        return ctx.say("rb.no_rent_price" if per_card["buy_usd"] else "info.rb.no_prices", gpu=gpu.name)
     if ctx.recorder is not None:
         ctx.recorder("rent_vs_buy", inp.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
     ctx.data["rent_or_buy"] = rb.model_dump(mode="json")

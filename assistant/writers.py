@@ -714,6 +714,9 @@ def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
                          else say(lang, "quotes.item_buy", gpu=name, price=price, option=gpu_words(o, lang),
                                   total=cash(o.purchase_usd, rec),
                                   fits=say(lang, "quotes.fits" if o.ok else "quotes.short")))
+            if q.machine_gpus:  # '8卡整机120万一台': the machine's price as said, each card's share of it above
+                items[-1] += say(lang, "quotes.machine_price", m=q.machine_gpus,
+                                 machine=cash((q.buy_usd_per_gpu or 0.0) * q.machine_gpus, rec))
             continue
         rate = cash(q.usd_per_gpu_hour, rec)
         if o is None or o.usd_per_month is None:

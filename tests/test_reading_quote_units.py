@@ -235,4 +235,6 @@ def test_the_volcano_h20_quote_stays_right():
     assert u.prices == {"rent_usd_per_hour": pytest.approx(9 * rate), "buy_usd_machine": pytest.approx(1_100_000 * rate),
                         "horizon_months": 36}
     assert u.updates["hosting_usd_per_month"] == pytest.approx(8000 * rate)
-    assert u.quotes == [{"gpu": "h20", "usd_per_gpu_hour": pytest.approx(9 * rate), "reserved": False}]
+    # the machine's price prices its cards too (an H20 server is 8 cards): a server quote said first is used (h-read7)
+    assert u.quotes == [{"gpu": "h20", "usd_per_gpu_hour": pytest.approx(9 * rate), "reserved": False,
+                         "buy_usd_per_gpu": pytest.approx(1_100_000 * rate / 8)}]

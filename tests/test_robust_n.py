@@ -266,7 +266,11 @@ def test_a_user_count_of_many_digits_is_refused_without_a_made_up_figure(templat
     from gpu_advisor.assistant.session import Conversation
 
     reply = str(Conversation().send(template.format(n="9" * digits)).content)
-    assert "999,999" not in reply and "9" * 15 not in reply
+    assert "999,999" not in reply
+    if 16 <= digits <= 30:  # 16+ digits are no figure: quoted whole as not used (reading.written), never cut to 15
+        assert f"{'9' * digits} is outside any range" in reply or f"{'9' * digits} 超出了我能计算的任何范围" in reply
+        return
+    assert "9" * 15 not in reply
     assert ("more than any deployment plan" in reply) or ("超出了任何部署方案" in reply)
 
 

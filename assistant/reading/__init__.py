@@ -67,6 +67,7 @@ from gpu_advisor.assistant.reading.intents import (
     read_topic,
     read_total_span,
 )
+from gpu_advisor.assistant.reading.io_split import read_io_split
 from gpu_advisor.assistant.reading.kept import kept_reads
 from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
 from gpu_advisor.assistant.reading.leads import engine_asks
@@ -106,6 +107,7 @@ from gpu_advisor.assistant.reading.text import (
     MAX_MESSAGE_CHARS,
     clean,
     language,
+    normalised,
     readable,
     vocab,
     word_pattern,
@@ -116,6 +118,7 @@ from gpu_advisor.assistant.reading.user_base import read_user_base
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
+from gpu_advisor.assistant.reading.written import unused_numbers
 from gpu_advisor.assistant.terminal import printable
 from gpu_advisor.knowledge import gpus
 from gpu_advisor.knowledge.clouds import clouds
@@ -139,6 +142,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if len(cut) < len(raw):
         u.intents.add("truncated")
     m = prepare(cut, pending)
+    if whole:
+        m.problems += unused_numbers(normalised(cut))  # '1e-320 tok/s', 'to 1e308 users': said as not used, never misread
     read_card_forms(m)  # 'h100 pcie and sxm': the SXM form is a second card named
     read_mac_by_memory(m)  # 'a mac studio … is 512gb enough?': the 512 GB Mac Studio (M3 Ultra)
     read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
@@ -246,6 +251,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if len(u.compare_gpus) >= 2 and not word_pattern("compare_verdict.for_others").search(m.raw.lower()):
         u.ask["one_user"] = True  # "4090 和 3090 哪个更适合跑 glm-4 9b 推理": answered at once, for one person (said)
     read_answers(m, u)  # '$ per 1M output tokens … vs an API', 'whats speculative decoding … on my single 4090?'
+    read_io_split(m, u)  # '3:1 in/out' with no volume: a ratio, the other length worked out from the one said
     read_question(m, u)
     read_compare_job(m, u)
     read_versus(m, u)

@@ -86,8 +86,10 @@ def read_model(m: Message) -> str | None:
         spec = moe_shape(m, spec)  # "the 1T MoE": its active parameters assumed and said, never dense
         total_b = float(spec.split("B")[0])
         active_b = float(spec.split("-A")[1].rstrip("B")) if "-A" in spec else total_b
+        typed = next((m.masked[q.start:q.end] for q in sizes if q.role != "model_active" and q.scale == "b"
+                      and f"{q.number:g}B" == spec.split("-A")[0]), None)  # '123456789012345b': quoted as written
         try:
-            check_size(total_b, active_b)
+            check_size(total_b, active_b, typed)
         except BadValue as e:
             m.problems.append((e.code or "bad_value", e.params))
             return None

@@ -234,7 +234,9 @@ def _machine_quoted(m: Message) -> bool:
         return False
     for q in _amounts(m):
         before = m.masked[max(0, q.start - 40):q.start]
-        sentence = word_pattern("sentence_start").split(m.text[max(0, q.start - 80):q.end + 24])[-1]  # the card's words too
+        split = word_pattern("sentence_start").split
+        # the card's words too, in the amount's own sentence ('an 8xH100 box costs about $300k; serve …')
+        sentence = split(m.text[max(0, q.start - 80):q.end])[-1] + split(m.text[q.end:q.end + 24])[0]
         if q.value < 1000 or word_pattern("price_not").search(before) or _per_time(m, q) \
                 or word_pattern("money_paid_before").search(before[-20:]):
             continue

@@ -40,7 +40,7 @@ def read_quotes(m: Message, u: Understanding) -> None:
             quote = {**quote, **{k: low[k] for k in ("usd_per_gpu_hour", "reserved") if k in low},
                      "aside_usd_per_gpu_hour": high["usd_per_gpu_hour"]}
         by_card[quote["gpu"]] = {**had, **quote}
-    bought = _bought(u)
+    bought = _bought(m, u)
     if bought is not None:  # 'buy them at $30k each' with a rent-or-buy question: the plan's purchase price too
         by_card[bought[0]] = {"gpu": bought[0], **by_card.get(bought[0], {}), "buy_usd_per_gpu": bought[1],
                               **({"machine_gpus": bought[2]} if bought[2] > 1 and bought[0] not in by_card else {})}
@@ -58,7 +58,7 @@ def read_quotes(m: Message, u: Understanding) -> None:
             u.also = None
 
 
-def _bought(u: Understanding) -> tuple[str, float, int] | None:
+def _bought(m: Message, u: Understanding) -> tuple[str, float, int] | None:
     """The purchase price of the one card a rent-or-buy question names (prices.py), per card: it prices the
     plan's buy side in every later turn, like a rent quoted."""
     if len(u.cards) != 1:
@@ -67,6 +67,12 @@ def _bought(u: Understanding) -> tuple[str, float, int] | None:
         return u.cards[0], round(u.prices["buy_usd"], 2), 1
     if "buy_usd_machine" in u.prices and u.counts.get(u.cards[0], 1) > 1:  # the machine's cards: its price per card
         return u.cards[0], round(u.prices["buy_usd_machine"] / u.counts[u.cards[0]], 2), u.counts[u.cards[0]]
+    if "buy_usd_machine" in u.prices:  # '8卡整机120万一台', '一台服务器报价80万': the cards said of the machine, else
+        from gpu_advisor.knowledge import find_gpu  # the card's own server ('H20 … 一台服务器' is eight)
+
+        said = word_pattern("machine_size").search(m.masked)
+        size = int(said.group("a") or said.group("b")) if said else _machine_cards(u.cards[0], find_gpu)
+        return (u.cards[0], round(u.prices["buy_usd_machine"] / size, 2), size) if 2 <= size <= 16 else None
     return None
 
 

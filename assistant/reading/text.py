@@ -106,7 +106,6 @@ _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\u3400-\u9fff])")
 _ZH_SPACED_UNIT = re.compile(r"(?<=\d)(?<![a-z_]\d)(?<![a-z_]\d\d)(?<![a-z_]\d{3})(?<![a-z_]\d{4})"
                              r"[ \t]+(?=[百千万亿](?![\u3400-\u9fff]?[ \t]*\d))")
 MAX_DIGITS = 15
-_LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "×": "x", "～": "~",
                         "\u00a0": " ", "。": ". ", "，": ", ", "、": ", ", "；": "; ", "！": "! ", "？": "? ",
                         "：": ": ", "（": "(", "）": ")"})
@@ -168,14 +167,14 @@ def _zh_numerals(text: str) -> str:
         digits = vocab()["zh_digits"]
         split = re.fullmatch(r"(\d+(?:\.\d+)?)([^\d.])", run)
         if split and split.group(2) in digits:  # '1.88一小时', '8块一小时': a price, then one hour
-            return f" {split.group(1)} {_digits(digits[split.group(2)])} "
+            return f" {split.group(1)} {plain_digits(digits[split.group(2)])} "
         count = follows and follows in vocab()["zh_measure_words"] and digits.get(run[-1], 0) > 0
         colloquial = len(run) > 3 and run[-2] in digits and run[-3] in vocab()["zh_units"]  # '一万八一张'
         if count and len(run) > 1 and (colloquial or (run[-2] not in digits and run[-2] != "十")):
             # '2800一张', '1.5万一张': a price, then a count of one ('1.5万' alone, '一万五' are one number)
-            return f"{repl(re.match(r'.+', run[:-1]))} {_digits(_zh_number(run[-1]))} "  # type: ignore[arg-type]
+            return f"{repl(re.match(r'.+', run[:-1]))} {plain_digits(_zh_number(run[-1]))} "  # type: ignore[arg-type]
         value = _zh_number(run)
-        return f" {_digits(value)} " if value < 1e15 else run
+        return f" {plain_digits(value)} " if value < 1e15 else run
 
     return _zh_numeral_run().sub(repl, text)
 
@@ -196,7 +195,7 @@ def _zh_approximate(text: str) -> str:
         low, high = digits[x.group(1)], digits[x.group(2)]
         if high != low + 1:
             return x.group()
-        return f" {_digits((low + high) / 2 * units[x.group(3)])} "
+        return f" {plain_digits((low + high) / 2 * units[x.group(3)])} "
 
     return _zh_approximate_pattern().sub(repl, text)
 
@@ -224,7 +223,7 @@ def _zh_people(text: str) -> str:
     return _zh_people_pattern().sub(repl, text)
 
 
-def _digits(value: float) -> str:
+def plain_digits(value: float) -> str:
     """A number as plain digits: 1000000 -> '1000000', 1.5 -> '1.5' (never '1e+06')."""
     return str(int(value)) if float(value).is_integer() else f"{value:.6f}".rstrip("0").rstrip(".")
 
@@ -282,7 +281,7 @@ def _number_words(text: str) -> str:
                 return run  # '10 million' stays for the quantity reader
         if article and body and body[0] not in scales:
             if body[0] in small and len(body) == 1 and re.match(r"[\s-]+(?:years?|months?|weeks?|days?|hours?)\b", text[m.end():]):
-                return f"{run[:len(run) - len(body[0])]}{_digits(small[body[0]])}"  # 'a two year horizon': a 2 year
+                return f"{run[:len(run) - len(body[0])]}{plain_digits(small[body[0]])}"  # 'a two year horizon': a 2 year
             return run  # 'a seven' is no number; 'a 7B model' never gets here
         if len(body) == 1 and body[0] == "one":
             before, after = text[max(0, m.start() - 8):m.start()], text[m.end():m.end() + 6]
@@ -304,7 +303,7 @@ def _number_words(text: str) -> str:
                 total += (current or 1) * scales[t]
                 current = 0.0
         value = (total + current) * (0.5 if half else 1)
-        return _digits(value) if value < 1e15 else run
+        return plain_digits(value) if value < 1e15 else run
 
     text = _number_word_pattern().sub(repl, text)
     return re.sub(r"\bhalf an? (second|minute|hour|day)\b", r"0.5 \1", text)
@@ -347,13 +346,20 @@ def _fix_typos(text: str) -> str:
     return _WORD.sub(lambda x: table.get(x.group(), x.group()), text)
 
 
+def normalised(text: str) -> str:
+    """The message cut (readable), NFKC-normalised, its punctuation made ASCII, lower case: what clean() starts from."""
+    return unicodedata.normalize("NFKC", readable(text).translate(_PUNCT)).translate(_PUNCT).lower()
+
+
 @lru_cache(maxsize=4096)
 def clean(text: str) -> str:
     """The message as the readers see it: cut to MAX_MESSAGE_CHARS, NFKC, lower case, Chinese
     numerals and phrases rewritten, English number words as digits, single spaces. Kept for the last few
     thousand messages: several readers clean the same message again (prepare, the clause readers, the engine)."""
-    text = _fix_typos(unicodedata.normalize("NFKC", readable(text).translate(_PUNCT)).translate(_PUNCT).lower())
-    text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
+    text = _fix_typos(normalised(text))
+    from gpu_advisor.assistant.reading.written import written_out  # (it reads its words through this module)
+
+    text = written_out(text)  # '1e3' is 1000; '1e-320', a 17-digit run: left out and said (reading.written)
     text = _rewrite(text, "vague_count_phrases")  # 'a couple of 5090s': the card, no count (words/vague_counts.yaml)
     if _CJK.search(text):
         text = _CJK_SPACE.sub("，", text)  # Chinese typed without punctuation: a space between clauses is a comma
@@ -367,7 +373,7 @@ def clean(text: str) -> str:
         text = _zh_numerals(text)
         text = _CJK_MINUS.sub("-", text)  # '负五个' became '- 5 ': the sign stays with its digits
         # '1.5w', '20w', '3w条': w (wan) is how people type 万
-        text = re.sub(r"(?<![a-z0-9.])(\d{1,6}(?:\.\d{1,4})?)\s?w(?![a-z])", lambda x: f" {_digits(float(x[1]) * 1e4)} ", text)
+        text = re.sub(r"(?<![a-z0-9.])(\d{1,6}(?:\.\d{1,4})?)\s?w(?![a-z])", lambda x: f" {plain_digits(float(x[1]) * 1e4)} ", text)
         text = _CJK_EDGE.sub(" ", text)
         text = _zh_people(text)
         text = _rewrite(text, "zh_price_phrases")  # '4090一块1.98元': an amount per card (reading/quotes.py)

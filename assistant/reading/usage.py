@@ -10,14 +10,13 @@ weighs the two at that usage: `u.ask["break_even"]` carries the usage in million
 from __future__ import annotations
 
 from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
-from gpu_advisor.assistant.reading.load import split_output, volume_split
+from gpu_advisor.assistant.reading.io_split import PROMPT_TOKENS, apply_split
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.assistant.reading.usage_volume import Volume, volume_said
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
 SECONDS = {"month": HOURS_PER_MONTH * 3600, "day": 86400.0, "week": 7 * 86400.0}
-PROMPT_TOKENS = 4096  # a rate's request reads tools.recommend's default prompt (the context up to 4,096) ...
 
 
 def _people_who_use_it(m: Message, u: Understanding) -> None:
@@ -29,16 +28,8 @@ def _people_who_use_it(m: Message, u: Understanding) -> None:
 
 def _split_output(m: Message, u: Understanding, said: Volume) -> tuple[int, tuple[str, dict[str, str]]] | None:
     """'80/20 in/out' with no lengths said, or the volumes read and written said ('300M output and 1.2B input tokens a
-    month'): each request reads the usual prompt and writes its share (reading.load)."""
-    volumes = (said.read, said.written) if said.read and said.written else None
-    split = volumes or volume_split(m)
-    if split is None or "prompt_tokens" in u.updates or "output_tokens" in u.updates:
-        return None
-    output = split_output(*split, PROMPT_TOKENS)
-    u.updates["output_tokens"] = output
-    key, read, written = ("usage.note_split", f"{split[0]:,.0f}", f"{split[1]:,.0f}") if volumes else \
-        ("load.note_split", f"{split[0]:g}", f"{split[1]:g}")
-    return output, (key, {"read": read, "written": written, "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"})
+    month'): each request reads the usual prompt, or the length said, and writes its share (reading.io_split)."""
+    return apply_split(m, u, (said.read, said.written) if said.read and said.written else None)
 
 
 def read_usage(m: Message, u: Understanding) -> None:
@@ -66,12 +57,13 @@ def read_usage(m: Message, u: Understanding) -> None:
     u.updates["phase"] = u.updates.get("phase") or "serve"
     split = _split_output(m, u, said)
     output = split[0] if split else RATE_OUTPUT_TOKENS
-    u.updates["requests_per_s"] = round(per_s / (PROMPT_TOKENS + output), 6)  # ... and writes its answer
+    prompt = int(u.updates.get("prompt_tokens") or PROMPT_TOKENS)  # ('outputs ~500, 3:1 in/out': 1,500 read, said)
+    u.updates["requests_per_s"] = round(per_s / (prompt + output), 6)  # ... and writes its answer
     _people_who_use_it(m, u)
     month = tokens * SECONDS["month"] / SECONDS[period] / 1e6
     u.notes.append(("usage.note_day_window" if hours else f"usage.note_{period}", {
         "tokens": f"{tokens:,.0f}", "period": period, "tps": f"{per_s:.3g}", "hours": f"{hours or 24:g}",
-        "month": f"{month:,.3g}", "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"}))
+        "month": f"{month:,.3g}", "prompt": f"{prompt:,}", "output": f"{output:,}"}))
     u.notes += [split[1]] if split else []  # the split said, after the usage it splits
     text = m.raw.lower()
     weighed = u.ask.get("break_even") is True  # 'self host vs just paying moonshot api' (reading.api_worth)
