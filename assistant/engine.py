@@ -393,6 +393,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, f"ack.{slot}", value=f"{value:g}")
     if slot == "offpeak_share":
         return say(lang, "ack.offpeak_share", value=f"{value:.0%}")
+    if slot == "rl_steps" and value == 1:  # 'how long per step': one step's time, never 'the time of 1 steps'
+        return say(lang, "ack.rl_step")
     if slot in ("rl_layout", "rl_pipelined"):
         return say(lang, f"ack.{slot}.{str(value).lower()}")
     if slot == "rl_algorithm":

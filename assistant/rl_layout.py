@@ -26,10 +26,27 @@ def step_words(r: RlResult, prompts_per_step: int, lang: str) -> str:
     return say(lang, key, prompts=f"{prompts_per_step:,}", step=_s(r.step_seconds), sync=_s(sync))
 
 
+def step_prompts(r: RlResult, prompts: int, prompts_per_step: int) -> int:
+    """The prompts in one step: the step size, or the whole pass when it holds fewer prompts than a step (256 prompts
+    with a train batch of 1,024 make one step of 256, never 'a step of 1,024' as long as the pass)."""
+    return prompts_per_step if r.run_steps else min(prompts, prompts_per_step)
+
+
+def asked_steps_line(r: RlResult | None, steps: int | None, prompts: int, option: str, lang: str) -> str | None:
+    """The answer's first line when a step's time is asked ('how long per step at 512 prompts', '一个step大概多久',
+    'how long per 100 steps'): the time of those steps on the plan's cards, not a pass over prompts never said."""
+    if r is None or not r.fits or not steps or not r.step_seconds:
+        return None
+    h = _h(r.step_seconds * steps / 3600)
+    if steps == 1:
+        return say(lang, "literal.duration_step", hours=h, prompts=f"{prompts:,}", option=option)
+    return say(lang, "literal.duration_steps", hours=h, steps=f"{steps:,}", prompts=f"{prompts:,}", option=option)
+
+
 def steps_words(r: RlResult, steps: int | None, lang: str) -> str:
     """The time of the steps asked about ('how long per 1000 steps'): that many times one step's (nothing when they are
-    the run's own steps: its time is said already)."""
-    if not steps or not r.step_seconds or steps == r.run_steps:
+    the run's own steps, or the one step the step line times: its time is said already)."""
+    if not steps or steps == 1 or not r.step_seconds or steps == r.run_steps:
         return ""
     h = r.step_seconds * steps / 3600
     days = h / 24

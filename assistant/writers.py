@@ -1044,7 +1044,7 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
 def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
     """An online RL fine-tune on its cards (tools.rl): memory shared by the trainer and the rollout engine, and a
     pass's time as the rollouts' generation plus the policy update."""
-    from gpu_advisor.assistant.rl_layout import layout_lines, per_words, step_words, steps_words
+    from gpu_advisor.assistant.rl_layout import layout_lines, per_words, step_prompts, step_words, steps_words
 
     w, r = rec.workload, run.rl
     assert r is not None
@@ -1065,7 +1065,7 @@ def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
         line += say(lang, "fig.rl_time", hours=hours(r.hours), rollout_h=hours(r.rollout_hours),
                     generated=token_count(r.generated_tokens * times), tps=tps(r.rollout_tokens_per_s),
                     update_h=hours(r.update_hours), trained=token_count(r.trained_tokens * times), per=per_words(r, lang))
-        line += step_words(r, w.rl_prompts_per_step, lang) + steps_words(r, w.rl_steps, lang)
+        line += step_words(r, step_prompts(r, w.rl_prompts, w.rl_prompts_per_step), lang) + steps_words(r, w.rl_steps, lang)
         if run.training_usd is not None and not run.owned:
             line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
     return [line + say(lang, "fig.end"), "", *layout_lines(run, lang)]
@@ -2387,7 +2387,12 @@ def _fleet_line(rec: Recommendation, kind: str | None, lang: str) -> str | None:
 
     best = rec.best
     if kind == "duration" and best is not None and best.job_hours is not None:  # 'how long will it take'
-        return say(lang, "literal.duration", hours=hours(best.job_hours), option=gpu_words(best, lang))
+        from gpu_advisor.assistant.rl_layout import asked_steps_line, step_prompts
+
+        w = rec.workload
+        step = asked_steps_line(best.rl, w.rl_steps, step_prompts(best.rl, w.rl_prompts, w.rl_prompts_per_step),
+                                gpu_words(best, lang), lang) if w.reinforces and best.rl is not None else None
+        return step or say(lang, "literal.duration", hours=hours(best.job_hours), option=gpu_words(best, lang))
     return fleet_line(rec, lang) if kind in (None, "count", "fits", "more") else None
 
 

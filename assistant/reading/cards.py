@@ -9,6 +9,7 @@ import re
 
 from gpu_advisor.assistant.reading.clauses import clause_bounds
 from gpu_advisor.assistant.reading.per_machine import machines_after_each
+from gpu_advisor.assistant.reading.restated_cards import server_per_after
 from gpu_advisor.assistant.reading.text import MASK, word_pattern
 from gpu_advisor.knowledge import find_gpu, rules
 from gpu_advisor.knowledge.resolve import normalise
@@ -50,6 +51,8 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
     elif a:
         count, e0 = int(a.group(1) or a.group(2)), end + a.end()
     count = max(count, 1)
+    if e0 == end:  # the memory said after the name first: 'two 8x 910b 64g nodes' has its machines after the memory
+        gpu_id, e0 = _memory_variant(text, start, end, gpu_id, index, lead, notes)
     machines = word_pattern("gpu_machines_before").search(text[max(0, s0 - 48):s0]) if m or not a else None
     each = word_pattern("machines_counted_before").search(text[max(0, s0 - 8):s0]) if m else None
     after = word_pattern("machines_after").match(text[e0:e0 + 24]) if each else None
@@ -87,8 +90,6 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
         per, e0 = split_over_machines(text, e0, count)
     if per:
         per_server[s0] = per
-    if e0 == end:
-        gpu_id, e0 = _memory_variant(text, start, end, gpu_id, index, lead, notes)
     later = word_pattern("gpu_count_later").match(text[e0:e0 + 48]) if not (m or a or machines or per) else None
     if later and int(later["n"] or later["t"] or later["u"]) > 0:  # 'a100 40gb cards, eight of them'
         count, e0 = int(later["n"] or later["t"] or later["u"]), e0 + later.end()
@@ -113,12 +114,15 @@ def server_span(text: str, start: int, end: int, gpu_id: str, per: int,
     """A server named by its model ('4 Atlas 800I A2', 'two DGX H100 servers'): the count before it counts
     servers, each holding `per` of the card (knowledge: the card's server_models)."""
     count, s0, e0 = 1, start, end
-    m = word_pattern("machines_counted_before").search(text[max(0, start - 8):start])
+    before = text[max(0, start - 24):start]
+    m = word_pattern("server_counted_before").search(before)
     if m and int(m["n"]) > 0:
-        count, s0 = int(m["n"]), start - (len(text[max(0, start - 8):start]) - m.start("n"))
+        count, s0 = int(m["n"]), start - (len(before) - m.start("n"))
     after = word_pattern("machines_after").match(text[end:end + 24])
     if after:
         e0 += after.end()
+    said, e0 = server_per_after(text, e0)  # '4台Atlas 800I A2（8卡 64G）': the cards in each, said
+    per = said or per
     per_server[s0] = per
     return s0, e0, gpu_id, count * per, True
 

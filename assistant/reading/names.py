@@ -7,6 +7,7 @@ import re
 from functools import cache, lru_cache
 
 from gpu_advisor.assistant.reading.cards import card_span, server_memory, server_span
+from gpu_advisor.assistant.reading.restated_cards import merge_restated
 from gpu_advisor.assistant.reading.text import MASK, MAX_NAMES, vocab, word_pattern
 from gpu_advisor.knowledge import find_model, gpus, models
 from gpu_advisor.knowledge.resolve import normalise
@@ -305,7 +306,7 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
         found.append((x.start(), x.end(), spec, int(x["count"] or 1)))
         if x["count"]:
             counted.add(x.start())
-    return sorted(found)
+    return merge_restated(text, found, per_server, counted)  # '4台Atlas 800T A2（每台8张910B）': the servers' cards, once
 
 
 @cache

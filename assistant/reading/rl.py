@@ -106,14 +106,18 @@ def _steps_said(m: Message) -> tuple[Quantity, bool] | None:
             before, after = m.masked[max(0, q.start - 30):q.start], m.masked[q.end + unit.end():q.end + unit.end() + 25]
             asked = bool(word_pattern("rl_steps_rate_before").search(before[-12:])
                          or word_pattern("rl_steps_asked").search(before) or word_pattern("rl_steps_asked_after").match(after))
-            return q, asked
+            size = _step_size(m) if q.value == 1 else None  # '一步256条prompt要多久': a step of that many, not a run of one
+            return q, asked or (size is not None and 0 <= size.start - (q.end + unit.end()) <= 4)
     return None
 
 
 def read_rl_steps(m: Message) -> int | None:
     """Policy steps whose time is asked: 'how long per 1000 steps', '每1000步要多久' (the answer gives their time from
-    one step's, in an RL run; the slot matters only there)."""
+    one step's, in an RL run; the slot matters only there); one step's with no count ('how long per step at 512
+    prompts', '一个step大概多久')."""
     said = _steps_said(m)
+    if said is None and word_pattern("rl_step_time_asked").search(m.masked):
+        return 1
     return int(said[0].value) if said and said[1] else None
 
 
@@ -132,8 +136,9 @@ def _step_size(m: Message) -> Quantity | None:
             continue
         before, after = m.masked[max(0, q.start - 40):q.start], m.masked[q.end:q.end + 30]
         batch = word_pattern("rl_step_size_batch_before").search(before)  # 'batch size 256 prompts', in RL words
+        bare = q.role in COUNT_ROLES and rl_said(m) and word_pattern("rl_step_size_bare_after").match(after)
         if word_pattern("rl_step_size_before").search(before) or word_pattern("rl_step_size_after").match(after) \
-                or (batch and (rl_said(m) or word_pattern("rl_prompt_nouns").match(after))):
+                or bare or (batch and (rl_said(m) or word_pattern("rl_prompt_nouns").match(after))):
             return q
     return None
 
