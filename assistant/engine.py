@@ -60,6 +60,7 @@ from gpu_advisor.assistant.pairing import (
     place_pair,
     swapped_job,
 )
+from gpu_advisor.assistant.parallel_follow import par_choice_followed
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_before import plan_before
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
@@ -599,6 +600,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     lang = detect(cut, state.get("lang"))
     pending = state.get("pending")
     u = understand(text, pending)
+    par_choice_followed(u, state)  # '8x h100 in each node, 50 ppl' after 'TP or PP across 2 nodes?': on their cards
     if u.ask.get("card_forms") and not u.compare_gpus:
         _forms_before(u, state)
     family = _family_answered(u, state)
