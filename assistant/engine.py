@@ -93,6 +93,7 @@ from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.reading.tried import tried_out
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
+from gpu_advisor.assistant.rl_reward import reward_assumed
 from gpu_advisor.assistant.rl_turn import as_rl_figures, method_stale
 from gpu_advisor.assistant.same_box import with_same_box
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
@@ -973,6 +974,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if u.ask.get("cost_rent") and updates.get("preference") == "rent":  # 'what would it cost per month?'
         defaulted["preference"] = say(lang, "slot.preference.default_cost")  # inferred: an assumption (reading.cost_asked)
     inferred_busy(u.notes, updates, defaulted, lang)  # 'a request rate': up around the clock, assumed (not said)
+    profile = reward_assumed(profile, updates, defaulted, lang)  # 'actor critic reward ref': the policy's size, said
     if updates.get("precision") == "q4_k_m" and not GGUF_BITS_SAID.search(text.lower()):
         # "on llama.cpp" / "ollama" / "a gguf" name no file: Q4_K_M is the usual one, and cards you own may
         # take a smaller one when it does not fit (DeepSeek-R1 in Q3_K_M on a 512 GB Mac)

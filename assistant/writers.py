@@ -972,7 +972,8 @@ def _reward_lines(rec: Recommendation, lang: str) -> list[str]:
     r = run.rl if run is not None else None
     if r is not None and r.fits:
         lines.append(say(lang, "plan.rl_reward", reward=reward, gb=gb(r.reward_per_gpu_bytes), h=hours(r.reward_hours)))
-    if w.rl_algorithm == "ppo" and not w.rl_critic_model and w.framework == "openrlhf":
+    if w.rl_algorithm == "ppo" and not w.rl_critic_model and w.framework == "openrlhf" \
+            and w.rl_reward_model != w.model:  # a reward model of the policy's size makes no lighter critic
         lines.append(say(lang, "plan.rl_critic_openrlhf", reward=reward))
     return [*lines, say(lang, "plan.rl_not_reward")]
 

@@ -1776,6 +1776,12 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
     fleet = w.network is None and w.spec.pretrains and whole is not None and whole.ok
     one = None if fleet else _one_server(w, gpu, per)
     if one is not None and (one.ok or (w.network == "slow" and one_box_trains(one))):
+        if w.network != "slow" and _rl_squeezed(w, one, whole):
+            whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses all of them, since on one "
+                                  f"server's {per} cards it leaves only {one.headroom_fraction:.0%} of memory for the "
+                                  f"rollouts and takes {one.training_hours or 0:,.0f} h; the time assumes a fast "
+                                  "network between them (InfiniBand or RoCE)")
+            return whole
         if w.network != "slow":
             one.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses one server's {per} "
                                 f"cards, since spreading it over {servers} only pays with a fast network between "
@@ -1799,6 +1805,15 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
                               "them (InfiniBand or RoCE); over ordinary Ethernet the exchange between servers is "
                               "slower than one server alone")
     return whole
+
+
+def _rl_squeezed(w: Workload, one: Option, whole: Option | None) -> bool:
+    """An online-RL run that one server holds only just (less than TIGHT_HEADROOM to spare: the colocated engine's KV
+    cache, and so the rollouts in flight, get what is left), where all the servers said hold it with more room: one
+    is not enough, all of them are the plan (review CF #10: PPO's four models on one of two H800 servers at 2% to
+    spare, 171 h a pass, the other server idle; both: 59 h)."""
+    return bool(w.reinforces and whole is not None and whole.ok and one.headroom_fraction < TIGHT_HEADROOM
+                and whole.headroom_fraction > one.headroom_fraction)
 
 
 def _one_server(w: Workload, gpu: Gpu, per: int) -> Option | None:
