@@ -455,7 +455,7 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         shown = writers.cards_words(value, lang)
     elif slot in ("uptime", "system_ram_gb"):
         shown = f"{value:g}"
-    elif slot == "ttft_percentile":
+    elif slot in ("ttft_percentile", "tpot_percentile"):
         shown = f"p{value * 100:.10g}"
     elif slot == "e2e_ms":
         shown = writers.seconds(value / 1000)
