@@ -412,7 +412,7 @@ def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorde
                     engine="sglang" if best.engine == "sglang" else "vllm", requests_per_s=w.requests_per_s,
                     prompt_tokens=prompt, output_tokens=output, ttft_target_ms=w.ttft_ms,
                     ttft_percentile=w.ttft_percentile or P99,
-                    tpot_ms=1000 / w.target_speed if w.target_speed else None,
+                    **w.queue_speed_targets(),
                     max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS)
     return _call(recorder, "rate_short", inp.model_dump(mode="json") | {"gpus": count}, lambda: rate_short(inp, count))
 

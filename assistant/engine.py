@@ -60,6 +60,7 @@ from gpu_advisor.assistant.pairing import (
     place_pair,
     swapped_job,
 )
+from gpu_advisor.assistant.parallel_follow import par_choice_followed
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_before import plan_before
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
@@ -92,6 +93,7 @@ from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.reading.tried import tried_out
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
+from gpu_advisor.assistant.rl_reward import reward_assumed
 from gpu_advisor.assistant.rl_turn import as_rl_figures, method_stale
 from gpu_advisor.assistant.same_box import with_same_box
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
@@ -455,7 +457,7 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         shown = writers.cards_words(value, lang)
     elif slot in ("uptime", "system_ram_gb"):
         shown = f"{value:g}"
-    elif slot == "ttft_percentile":
+    elif slot in ("ttft_percentile", "tpot_percentile"):
         shown = f"p{value * 100:.10g}"
     elif slot == "e2e_ms":
         shown = writers.seconds(value / 1000)
@@ -601,6 +603,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     lang = detect(cut, state.get("lang"))
     pending = state.get("pending")
     u = understand(text, pending)
+    par_choice_followed(u, state)  # '8x h100 in each node, 50 ppl' after 'TP or PP across 2 nodes?': on their cards
     if u.ask.get("card_forms") and not u.compare_gpus:
         _forms_before(u, state)
     family = _family_answered(u, state)
@@ -973,6 +976,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if u.ask.get("cost_rent") and updates.get("preference") == "rent":  # 'what would it cost per month?'
         defaulted["preference"] = say(lang, "slot.preference.default_cost")  # inferred: an assumption (reading.cost_asked)
     inferred_busy(u.notes, updates, defaulted, lang)  # 'a request rate': up around the clock, assumed (not said)
+    profile = reward_assumed(profile, updates, defaulted, lang)  # 'actor critic reward ref': the policy's size, said
     if updates.get("precision") == "q4_k_m" and not GGUF_BITS_SAID.search(text.lower()):
         # "on llama.cpp" / "ollama" / "a gguf" name no file: Q4_K_M is the usual one, and cards you own may
         # take a smaller one when it does not fit (DeepSeek-R1 in Q3_K_M on a 512 GB Mac)

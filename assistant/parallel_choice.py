@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.assistant.link_words import explain_said, link_said
+from gpu_advisor.assistant.parallel_follow import users_lines
 from gpu_advisor.assistant.parallel_native import SIXTEEN_BIT, across_lines, key, native_note, serve_format
 from gpu_advisor.assistant.writers import gb
 
@@ -26,16 +27,17 @@ DEFAULT_PER_NODE = 8  # cards in one server (HGX) when none is said
 MAX_STAGES = 8
 
 
-def _memory(ctx: Any, model: str, precision: str, gpu: str, tp: int, pp: int) -> Any:
+def _memory(ctx: Any, model: str, precision: str, gpu: str, tp: int, pp: int, batch: int = 1) -> Any:
     from gpu_advisor.assistant.followups import _call
     from gpu_advisor.assistant.slots import SLOTS
     from gpu_advisor.tools.common import ToolError
     from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
+    context = int(ctx.turn.ask["par_choice"].get("context") or SLOTS["context"].default)
     try:
         return _call(ctx, "inference_memory", inference_memory,
-                     InferenceMemoryInput(model=model, precision=precision, gpu=gpu, gpus=tp, pp=pp, batch=1,
-                                          context=int(SLOTS["context"].default)))
+                     InferenceMemoryInput(model=model, precision=precision, gpu=gpu, gpus=tp, pp=pp, batch=batch,
+                                          context=context))
     except (ToolError, LookupError, ValueError):
         return None
 
@@ -68,13 +70,21 @@ def verdict(ctx: Any) -> str:
     fmt = "bf16" if fixed else serve_format(model, card, spec.get("precision"))  # V3: its FP8 checkpoint
     tp, pp, mem = _layout(ctx, model, fmt, card.id, per_node)
     data: dict[str, Any] = {"model": model, "gpu": card.id, "per_node": per_node, "servers": servers, "tp": tp,
-                            "pp": pp, "precision": fmt}
+                            "pp": pp, "precision": fmt, "gpu_said": bool(spec.get("gpu")),
+                            "precision_said": spec.get("precision")}
     ctx.data["par_choice"] = data
     head = [explain_said(ctx, card)] if spec.get("explain") else []
+    if spec.get("follow") and spec.get("gpu"):  # the cards said after the verdict: theirs, said back
+        head.append(ctx.say("parc.yours", servers=max(servers, 1), per_node=per_node, gpu=card.name))
     if fixed and (mem is None or pp > 1):  # '70B on 4 × 3090': those cards, in a smaller format
         return "\n\n".join(head + [_fixed(ctx, model, card, fixed, data)])
     head += native_note(ctx, mem.model if mem else model, fmt, spec.get("precision"))
-    return "\n\n".join(head + [_verdict(ctx, card, per_node, servers, model, (tp, pp, fmt), mem, data)])
+    body = [_verdict(ctx, card, per_node, servers, model, (tp, pp, fmt), mem, data)]
+    if mem is not None and spec.get("users"):  # the people said: does one copy hold them all, and at what speed
+        body += users_lines(ctx, _memory, int(spec["users"]), data)
+    elif not spec.get("gpu") and servers:  # 'across 2 nodes' with no cards said: the usual server, said
+        body.append(ctx.say("parc.assumed_node", per_node=per_node, gpu=card.name))
+    return "\n\n".join(head + body)
 
 
 def _fixed(ctx: Any, model: str, card: Any, n: int, data: dict[str, Any]) -> str:

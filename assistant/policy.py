@@ -72,6 +72,7 @@ class Profile(BaseModel):
     go_live_hours: float | None = Field(None, gt=0)  # "need it live by end of month": rent first when buying is slower
     ttft_ms: float | None = Field(None, gt=0)
     ttft_percentile: float | None = Field(None, ge=0.5, le=0.999)  # "p90 TTFT under 1 s": 0.9
+    tpot_percentile: float | None = Field(None, ge=0.5, le=0.999)  # "p99 每token不超过50ms": 0.99 (min_tokens_per_s: its mean)
     e2e_ms: float | None = Field(None, gt=0)  # "p95 e2e < 8 s": the whole answer back, at ttft_percentile
     prompt_tokens: int | None = Field(None, gt=0)
     images_per_request: int | None = Field(None, gt=0, le=64)  # "one scanned page per request" (vision models)

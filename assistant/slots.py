@@ -483,6 +483,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("runs_per_month", None, matters=lambda p: not serves(p)),  # None: a job that runs once
     Slot("ttft_ms", None, matters=serves, panel=True),
     Slot("ttft_percentile", None, matters=serves),  # None: p99 (the queueing model's default)
+    Slot("tpot_percentile", None, matters=serves),  # the percentile a per-token target was said at (tools.queueing)
     Slot("e2e_ms", None, matters=serves),  # the whole answer back within it, at ttft_percentile
     Slot("prompt_tokens", None, matters=serves),
     Slot("images_per_request", None, matters=serves),  # None: text only

@@ -896,6 +896,7 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
     if w.spec.serves and profile.requests_per_s and not profile.output_tokens:
         key = "answer.rate_output_reasoning" if reasoning_output(w.model) else _by_use("answer.rate_output", w)
         lines.append("- " + say(lang, key, output=f"{rate_lengths(w)[1]:,}", use=_use(w, lang)))
+    lines += tpot_tail_lines(w, rec.traffic, lang)
     if best is not None and best.kv_precision:
         kv = best.kv_precision
         quarter = kv in ("q4_0", "int4")
@@ -999,7 +1000,8 @@ def _reward_lines(rec: Recommendation, lang: str) -> list[str]:
     r = run.rl if run is not None else None
     if r is not None and r.fits:
         lines.append(say(lang, "plan.rl_reward", reward=reward, gb=gb(r.reward_per_gpu_bytes), h=hours(r.reward_hours)))
-    if w.rl_algorithm == "ppo" and not w.rl_critic_model and w.framework == "openrlhf":
+    if w.rl_algorithm == "ppo" and not w.rl_critic_model and w.framework == "openrlhf" \
+            and w.rl_reward_model != w.model:  # a reward model of the policy's size makes no lighter critic
         lines.append(say(lang, "plan.rl_critic_openrlhf", reward=reward))
     return [*lines, say(lang, "plan.rl_not_reward")]
 
@@ -2521,3 +2523,21 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
     short = offload_ram_short(rec, lang) if not fits and not training and option.owned else ""  # the RAM said is short
     return window or say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
                          used=gb(used), capacity=gb(option.capacity_bytes)) + short
+
+
+def tpot_tail_lines(w: Any, traffic: Any, lang: str) -> list[str]:
+    """The approximation a per-token target said at a percentile was held with (tools.queueing): with a request rate,
+    the queueing model's own p99 against the target (its p99 and median from the result); else the mean below it."""
+    from gpu_advisor.tools.queueing import STEADY_TPOT_RANGE, per_token_tail, percentile_name
+
+    q = w.tpot_percentile
+    if not (w.spec.serves and q and w.min_tokens_per_s):
+        return []
+    factor = per_token_tail(q)
+    said = factor * 1000 / w.min_tokens_per_s
+    common = {"pct": percentile_name(q), "ms": f"{said:,.4g}", "factor": f"{per_token_tail(0.99):.2f}",
+              "lo": f"{STEADY_TPOT_RANGE[0]:.2f}", "hi": f"{STEADY_TPOT_RANGE[1]:.2f}"}
+    if traffic is not None and traffic.tpot_p99_s and traffic.tpot_p50_s and w.queue_speed_targets().get("tpot_p99_ms"):
+        return ["- " + say(lang, "answer.tpot_tail_rate", p99=f"{traffic.tpot_p99_s * 1000:,.0f}",
+                           p50=f"{traffic.tpot_p50_s * 1000:,.0f}", **common)]
+    return ["- " + say(lang, "answer.tpot_tail_fixed", mean=f"{said / factor:,.3g}", **{**common, "factor": f"{factor:.2f}"})]

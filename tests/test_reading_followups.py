@@ -304,8 +304,9 @@ def test_a_smaller_count_said_as_a_change_is_only_the_count():
 def test_a_per_token_target_in_a_conversation_is_a_speed_floor_said_so():
     _first, second = run_conversation(["部署qwen2.5 32b给50人同时用，工作时间", "p99每个token不超过60毫秒"])
     profile = payload(second)["profile"]
-    # a p99 time per output token is held as a mean 1.48x below it (tools.queueing.per_token_tail): 40.5 ms, 24.7/s
+    # a p99 time per output token is held as a mean 1.105x below it (tools.queueing.per_token_tail, the fixed-concurrency
+    # runs' spread since review CF #9; it was 1.48x): 54.3 ms, 18.4/s
     assert profile["min_tokens_per_s"] == pytest.approx(16.6667 * per_token_tail(0.99), rel=1e-3)
     assert profile.get("ttft_ms") is None
-    assert "我把 p99 每个 token 60 ms 理解为生成速度" in second.content and "平均值按 40.5 ms 计算" in second.content
-    assert "（你要求每个用户 25 token/s：已满足）" in second.content
+    assert "我把 p99 每个 token 60 ms 理解为生成速度" in second.content and "平均值最多按 54.3 ms 计算" in second.content
+    assert "（你要求每个用户 18 token/s：已满足）" in second.content

@@ -49,7 +49,7 @@ def _zh() -> list[tuple[str, float]]:
 def test_both_latency_targets_are_read(text: str, ms: float) -> None:
     u = understand(text, None)
     assert u.updates.get("ttft_ms") == ms, u.updates
-    assert u.updates.get("min_tokens_per_s") in (25.0, 37.0), u.updates  # 40 ms a token (37 when held at p99)
+    assert u.updates.get("min_tokens_per_s") in (25.0, 27.625), u.updates  # 40 ms a token (27.6 held at p99: 1.105x, review CF #9)
 
 
 @pytest.mark.parametrize("text", ["serve llama 3.3 70b, TPOT under 40 ms", "serve llama 3.3 70b, 50 ms per token",

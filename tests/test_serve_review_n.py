@@ -259,12 +259,15 @@ def test_per_token_tails_are_the_measured_ratios() -> None:
 
     rows = list(csv.DictReader((Path(__file__).parent / "reference" / "per_token_tails.csv").open(encoding="utf-8")))
     runs: dict[tuple[str, str], dict[str, float]] = {}
+    fixed = {r["source_id"] for r in rows if r["load_kind"] == "fixed_concurrency"}
     for r in rows:
         metric = r["metric"]
         if metric.split("_")[0] in ("tpot", "itl") and metric.split("_")[1] in ("mean", "p99"):
             runs.setdefault((r["source_id"], metric.split("_")[0]), {})[metric.split("_")[1]] = float(r["value"])
     for kind, constant in (("tpot", TPOT_P99_OVER_MEAN), ("itl", ITL_P99_OVER_MEAN)):
-        ratios = [v["p99"] / v["mean"] for (_, k), v in runs.items() if k == kind and {"p99", "mean"} <= set(v)]
+        # TPOT: the runs at a fixed concurrency only; the queueing model adds the in-flight swing itself (review CF #9)
+        ratios = [v["p99"] / v["mean"] for (s, k), v in runs.items() if k == kind and {"p99", "mean"} <= set(v)
+                  and (kind == "itl" or s in fixed)]
         assert len(ratios) >= 3
         assert statistics.median(ratios) == pytest.approx(constant, abs=0.005)
     assert per_token_tail(0.99) == pytest.approx(TPOT_P99_OVER_MEAN)
@@ -286,10 +289,10 @@ def test_p95_itl_for_gpt_oss_is_sized_at_the_mean_below() -> None:
     replies = run_conversation(["evaluating gpt-oss-120b for an internal coding assistant, 1000 devs, maybe 100 "
                                 "concurrent at peak, need p95 inter-token latency under 50ms. sizing?",
                                 "working hours mostly but size it for the peak"])
-    assert "sized the mean at 38.1 ms" in str(replies[0].content) and "--max-num-batched-tokens" in str(replies[0].content)
+    assert "sized the mean at 46.6 ms" in str(replies[0].content)  # p95 at 1.07x since review CF #9 (it was 38.1 ms) and "--max-num-batched-tokens" in str(replies[0].content)
     # the plan comes in the first turn (no how-busy question with a target said); the second changes nothing
     best = replies[0].additional_kwargs["gpu_advisor"]["results"]["recommend"]["best"]
-    assert best["decode_tokens_per_s"] >= 1000 / 50 * per_token_tail(0.95, step=True)  # about 26 tokens/s per user, not 20
+    assert best["decode_tokens_per_s"] >= 1000 / 50 * per_token_tail(0.95, step=True)  # about 21.5 tokens/s per user, not 20
     assert "nothing that changes the answer" in str(replies[-1].content)
 
 

@@ -61,7 +61,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
     from gpu_advisor.assistant.engine import describe
 
     samples = {"users": 20, "users_range": (20, 100), "population": 3000, "population_daily": True, "context": 32768, "utilisation": 0.5, "electricity_usd_per_kwh": 0.15,
-               "images_per_request": 1, "deadline_hours": 12.0, "ttft_ms": 500.0, "ttft_percentile": 0.9, "e2e_ms": 8000.0, "prompt_tokens": 4000,
+               "images_per_request": 1, "deadline_hours": 12.0, "ttft_ms": 500.0, "ttft_percentile": 0.9, "tpot_percentile": 0.99, "e2e_ms": 8000.0, "prompt_tokens": 4000,
                "min_tokens_per_s": 20.0, "train_tokens": 5e7, "epochs": 2.0, "seq_len": 2048, "batch_items": 1000,
                "batch_input_tokens": 1000, "batch_output_tokens": 200, "owned": ["2x rtx-4090"], "exclude": ["amd"],
                "only": ["h100-sxm"], "region": "china", "preference": "buy", "method": "lora", "precision": "int4",

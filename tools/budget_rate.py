@@ -66,7 +66,7 @@ def budget_rate(w: Workload, gpu_id: str, budget_usd_per_month: float, engine: s
     base = RateInput(model=w.model, gpu=gpu.id, precision=fmt, engine="sglang" if engine == "sglang" else "vllm",
                      requests_per_s=0.01, prompt_tokens=prompt, output_tokens=output,
                      ttft_percentile=w.ttft_percentile or P99,
-                     tpot_ms=1000 / w.target_speed if w.target_speed else None,
+                     **w.queue_speed_targets(),
                      server_gpus=w.server_gpus or SERVER_GPUS)
     found: list[tuple[float, int, int]] = []  # (sustained rps, unit GPUs, copies)
     for tp in UNITS:

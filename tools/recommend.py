@@ -105,8 +105,10 @@ from gpu_advisor.tools.queueing import (
     RateInput,
     RateResult,
     Traffic,
+    per_token_tail,
     poisson_quantile,
     size_by_rate,
+    swing_tpot,
     traffic_from,
     traffic_on,
 )
@@ -324,6 +326,7 @@ class Workload(ToolInput):
                                          "repeats: 30 for nightly, about 4.3 for weekly; None: it runs once")
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
     ttft_percentile: float | None = Field(None, ge=0.5, le=0.999, description="the percentile a request rate's first-token target is held at (0.9 for p90); default p99")
+    tpot_percentile: float | None = Field(None, ge=0.5, le=0.999, description="the percentile a per-token target was said at (0.99 for p99); min_tokens_per_s is then its mean (tools.queueing.per_token_tail), and with a request rate a p99 is held on the queueing model's own p99")
     e2e_ms: float | None = Field(None, gt=0, description="target end-to-end time, the whole answer back: first token "
                                  "plus output_tokens x time per output token (at ttft_percentile with a request rate)")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
@@ -412,6 +415,14 @@ class Workload(ToolInput):
     def target_speed(self) -> float | None:
         """The per-user speed the queueing model sizes a rate's copies for: the one said, else a product's floor."""
         return self.min_tokens_per_s or self.product_floor
+
+    def queue_speed_targets(self) -> dict[str, float | None]:
+        """The per-token target the queueing model holds a rate's copies to: a p99 said ('p99 TPOT under 50 ms') on
+        its own p99 (tools.queueing: the in-flight count's swing, then the steady spread), never as a mean below it;
+        any other target (a median, a p90 or p95, a product's floor) on the median at the mean said."""
+        if self.min_tokens_per_s and self.tpot_percentile == P99:
+            return {"tpot_ms": None, "tpot_p99_ms": per_token_tail(P99) * 1000 / self.min_tokens_per_s}
+        return {"tpot_ms": 1000 / self.target_speed if self.target_speed else None, "tpot_p99_ms": None}
 
     def prompt_length(self) -> int:
         """Tokens of the prompt the first token is timed at: the stated length, else the use case's typical one
@@ -1806,6 +1817,12 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
     fleet = w.network is None and w.spec.pretrains and whole is not None and whole.ok
     one = None if fleet else _one_server(w, gpu, per)
     if one is not None and (one.ok or (w.network == "slow" and one_box_trains(one))):
+        if w.network != "slow" and _rl_squeezed(w, one, whole):
+            whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses all of them, since on one "
+                                  f"server's {per} cards it leaves only {one.headroom_fraction:.0%} of memory for the "
+                                  f"rollouts and takes {one.training_hours or 0:,.0f} h; the time assumes a fast "
+                                  "network between them (InfiniBand or RoCE)")
+            return whole
         if w.network != "slow":
             one.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses one server's {per} "
                                 f"cards, since spreading it over {servers} only pays with a fast network between "
@@ -1829,6 +1846,15 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
                               "them (InfiniBand or RoCE); over ordinary Ethernet the exchange between servers is "
                               "slower than one server alone")
     return whole
+
+
+def _rl_squeezed(w: Workload, one: Option, whole: Option | None) -> bool:
+    """An online-RL run that one server holds only just (less than TIGHT_HEADROOM to spare: the colocated engine's KV
+    cache, and so the rollouts in flight, get what is left), where all the servers said hold it with more room: one
+    is not enough, all of them are the plan (review CF #10: PPO's four models on one of two H800 servers at 2% to
+    spare, 171 h a pass, the other server idle; both: 59 h)."""
+    return bool(w.reinforces and whole is not None and whole.ok and one.headroom_fraction < TIGHT_HEADROOM
+                and whole.headroom_fraction > one.headroom_fraction)
 
 
 def _one_server(w: Workload, gpu: Gpu, per: int) -> Option | None:
@@ -3174,7 +3200,7 @@ def _e2e_at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
     percentile said, then each output token at its tail time (the median one for a median target); with no
     queue figures the plan's no-queue time stands."""
     pct = w.ttft_percentile or P99
-    tpot = traffic.tpot_p50_s if pct <= 0.5 else traffic.tpot_p99_s
+    tpot = traffic.tpot_p50_s if pct <= 0.5 else swing_tpot(traffic.tpot_p99_s) if traffic.tpot_p99_s else None
     if traffic.ttft_q_s is None or tpot is None or not math.isfinite(traffic.ttft_q_s):
         return
     _end_to_end(best, w, traffic.ttft_q_s, tpot, f"p{pct * 100:.10g}")
@@ -3332,7 +3358,7 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
             "requests_per_s": traffic.requests_per_s, "prompt_tokens": prompt, "output_tokens": output,
             "ttft_percentile": w.ttft_percentile or P99, "server_gpus": w.server_gpus or SERVER_GPUS,
             "engine": "sglang" if mine.engine == "sglang" else "vllm",
-            "tpot_ms": 1000 / w.target_speed if w.target_speed else None}  # a product's speed floor too
+            **w.queue_speed_targets()}  # a product's speed floor too
     copies = max(1, mine.replicas)
     unit = mine.gpus // copies
     tp = mine.tp or max(1, unit // max(1, mine.pp))
@@ -3401,7 +3427,7 @@ def _grown_for_the_rate(w: Workload, base: Workload, rec: Recommendation, prompt
             "kv_precision": b.kv_precision,
             "engine": "sglang" if b.engine == "sglang" else "vllm", "requests_per_s": w.requests_per_s or 0.0,
             "prompt_tokens": prompt, "output_tokens": output, "ttft_percentile": w.ttft_percentile or P99,
-            "tpot_ms": 1000 / w.target_speed if w.target_speed else None, "e2e_p99_ms": _queue_e2e_ms(w),
+            **w.queue_speed_targets(), "e2e_p99_ms": _queue_e2e_ms(w),
             "max_gpus": w.max_gpus or GROW_FOR_RATE_MAX_GPUS, "server_gpus": w.server_gpus or SERVER_GPUS}
     r = None
     for target in (w.ttft_ms, None):
@@ -3664,7 +3690,7 @@ def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int, tt
                     model=w.model, gpu=o.gpu, precision=fmt, kv_precision=o.kv_precision, engine=engine,
                     requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
                     ttft_target_ms=ttft_ms, ttft_percentile=w.ttft_percentile or P99,
-                    tpot_ms=1000 / w.target_speed if w.target_speed else None, e2e_p99_ms=e2e_ms,
+                    **w.queue_speed_targets(), e2e_p99_ms=e2e_ms,
                     max_gpus=max_gpus or w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
             except (ToolError, ValueError):
                 continue

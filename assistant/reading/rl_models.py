@@ -2,13 +2,17 @@
 rm用7b的' sized serving the 7B reward model and deferred the 32B actor): a reward model that scores each rollout and a
 critic (PPO's value model). Each is found when the message is prepared (reading.message), its words masked and its
 name taken out of the names found, so the model reader sees only the policy (the actor) and no 'use' makes a serving
-job; the readers then give them their slots (rl_reward_model, rl_critic_model). The words are words/rl_models.yaml."""
+job; the readers then give them their slots (rl_reward_model, rl_critic_model). A reward model named with no size is
+POLICY_SIZED. The words are words/rl_models.yaml."""
 
 from __future__ import annotations
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.text import MASK, word_pattern
 
+# A reward model said with no size ('actor critic reward ref 四个模型都要放', 'plus a reward model'): taken as the
+# policy's size when the profile is known (assistant/rl_reward.py), said as an assumption.
+POLICY_SIZED = "policy-sized"
 Span = tuple[int, int, str]  # (start, end, model: a catalog id or a size such as '7B')
 
 
@@ -46,4 +50,7 @@ def find_rl_models(text: str, masked: str, names: list[tuple[int, int, str]]
             names = [n for n in names if not (lo <= n[0] < hi)]
             models = [m for m in models if not (lo <= m[0] < hi)]
             break
+    if "reward" not in found and any(not negated(masked, x.start())
+                                     for x in word_pattern("rl_model_unsized_reward").finditer(masked)):
+        found["reward"] = POLICY_SIZED  # 'actor critic reward ref 四个模型都要放': a reward model, its size unsaid
     return masked, names, found
