@@ -638,6 +638,8 @@ class Lever(BaseModel):
 class Recommendation(Explained):
     workload: Workload
     model_id: str
+    chunking: ChunkPlan | None = Field(None, description="a batch item longer than the model reads: the map-reduce "
+                                       "over chunks it is sized as (tools.chunked)")
     model_name: str
     vision_params_b: float = 0.0
     image_tokens: int | None = None
@@ -4009,7 +4011,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     if with_levers and not levers:
         levers = _at_the_margin(w, options)
     scenario = {"experiment": "experiment", "production": "production", "train-and-serve": "small-team"}.get(w.phase)
-    return Recommendation(workload=w, model_id=model.id, model_name=model.name,
+    return Recommendation(workload=w, model_id=model.id, model_name=model.name, chunking=w.chunking(model),
                           vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
                           best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb,
                           levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings,
