@@ -111,3 +111,14 @@ def test_novels_past_the_models_context_are_chunked_map_reduce(text: str) -> Non
     assert _launch_context(reply.content) == 32_768  # each pass within the model's context, none past it
     assert rec["best"]["gpus"] == 4 and rec["best"]["job_hours"] <= 336
     assert not any("RoPE" in w or "YaRN" in w for w in rec["warnings"])  # nothing sized past the context to warn of
+
+
+@pytest.mark.parametrize("text", ["summarise 40k docs of about 100 pages each with qwen2.5 32b instruct, 500 token "
+                                  "summaries, within 5 days",
+                                  "4万份文档，平均每份100页，用qwen2.5-32b-instruct做摘要，每份摘要500 token，5天内跑完"])
+def test_an_item_within_yarns_reach_is_one_pass_with_a_window_that_holds_it(text: str) -> None:
+    reply = run_conversation([text])[-1]
+    rec = payload(reply)["results"]["recommend"]
+    assert rec["chunking"] is None and rec["workload"]["batch_input_tokens"] == 60_100  # 100 pages at 600 tokens
+    assert _launch_context(reply.content) == 131_072  # not the native 32,768, which would cut every document
+    assert '"rope_type": "yarn"' in reply.content
