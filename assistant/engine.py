@@ -825,6 +825,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if any(k == "note.instruction_prompt_if_batch" for k, _v in u.notes):
         if "batch_input_tokens" in updates and (updates.get("phase") or profile.phase) == "batch":
             updates["batch_input_tokens"] += INSTRUCTION_TOKENS  # "标题 30 个字" in a batch job: with its instructions
+            updates.pop("seq_len", None)  # '每本五十万字' restated in a batch job: each item's length, no training sequence
         else:
             _drop_note(u, turn, "note.instruction_prompt_if_batch", lang)  # a training example is its own length
     if left := owned_fewer(u.ask, profile.owned, profile.server_gpus, updates):

@@ -1130,8 +1130,10 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
         lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
     if w.spec.batch and best.job_hours is not None:
+        from gpu_advisor.assistant.chunk_words import batch_totals, chunk_lines
+
         written = w.written_per_item(_model(rec))
-        total = (w.batch_items or 1) * (w.batch_input_tokens + written)
+        total = sum(batch_totals(w))  # a chunked item: its chunks and merges read and written
         line = say(lang, "fig.batch" if written else "fig.batch_read_only", model=model_words(rec.model_name, lang),
                    items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
                    tokens_out=f"{written:,}", total=token_count(total),
@@ -1145,7 +1147,8 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
                         per=per)
         elif best.replicas > 1:
             line += say(lang, "fig.replicas", replicas=best.replicas, per=per)
-        lines += [line + say(lang, "fig.end"), ""] + _choice_lines(answer, lang)
+        lines += [line + say(lang, "fig.end"), ""] + chunk_lines(w, model_words(rec.model_name, lang), lang, token_count)
+        lines += _choice_lines(answer, lang)
     if w.deadline_hours is not None and best.job_hours is not None:
         key = ("fig.deadline_met" if best.meets.get("deadline", True) else
                "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")

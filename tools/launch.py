@@ -157,7 +157,11 @@ def _window(w: Workload, model: ModelArch) -> int:
             return w.context  # a window said, or a chat's context: what the plan was sized for
     else:
         mean = w.batch_input_tokens + w.written_per_item(model)
-    return min(model.max_context, max(BATCH_MIN_LEN, BATCH_LENGTH_ROOM * mean, w.context if w.spec.serves else 0))
+    limit = model.max_context
+    if w.spec.batch and model.yarn_context and mean > limit and w.chunking(model) is None:
+        limit = model.yarn_context  # an item past the native window within YaRN's: one pass with RoPE scaling,
+        # the window holding it (a chunked item's passes stay within the native one)
+    return min(limit, max(BATCH_MIN_LEN, BATCH_LENGTH_ROOM * mean, w.context if w.spec.serves else 0))
 
 
 class _Plan:

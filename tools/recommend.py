@@ -40,6 +40,7 @@ from gpu_advisor.knowledge.resolve import weight_bits
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools import arch
+from gpu_advisor.tools.chunked import ChunkPlan, chunk_assumptions, chunk_plan
 from gpu_advisor.tools.closed_loop import settle
 from gpu_advisor.tools.cluster_grow import grows_cluster
 from gpu_advisor.tools.common import (
@@ -453,6 +454,24 @@ class Workload(ToolInput):
         vector or a score: the job is prefill only), else what was said or the default."""
         return 0 if model.encoder else self.batch_output_tokens
 
+    def chunking(self, model: ModelArch) -> ChunkPlan | None:
+        """A batch item (and what it writes) longer than the model reads, even with the YaRN its card documents:
+        map-reduce over chunks of its native context (tools.chunked), never single passes past it; else None."""
+        if not self.spec.batch or model.encoder:
+            return None
+        written = self.written_per_item(model)
+        if model.yarn_context and self.batch_input_tokens + written <= model.yarn_context:
+            return None  # one pass with RoPE scaling, said in the warnings
+        return chunk_plan(self.batch_input_tokens, written, model.max_context)
+
+    def batch_per_item(self, model: ModelArch) -> tuple[int, int, int]:
+        """(tokens read, tokens written, the longest pass) per batch item: every pass of a chunked item counted."""
+        plan = self.chunking(model)
+        if plan is not None:
+            return plan.tokens_in, plan.tokens_out, plan.longest
+        written = self.written_per_item(model)
+        return self.batch_input_tokens, written, self.batch_input_tokens + written
+
     @property
     def reinforces(self) -> bool:
         """An online RL fine-tune: rollouts generated, then a policy update on them (tools.rl)."""
@@ -633,6 +652,8 @@ class Lever(BaseModel):
 class Recommendation(Explained):
     workload: Workload
     model_id: str
+    chunking: ChunkPlan | None = Field(None, description="a batch item longer than the model reads: the map-reduce "
+                                       "over chunks it is sized as (tools.chunked)")
     model_name: str
     vision_params_b: float = 0.0
     image_tokens: int | None = None
@@ -996,18 +1017,21 @@ def _batch_copy(w: Workload, gpu: Gpu, engine: Engine, precision_id: str, t: int
     """(memory, speed, hours on one copy) of the job on a copy of the model over t tensor-parallel cards (and pp
     pipeline stages, one per server), as many sequences in flight as its KV cache holds (at most
     BATCH_JOB_CONCURRENCY); speed and hours None when the copy does not hold the model."""
-    written = w.written_per_item(resolve_model(w.model))
+    model = resolve_model(w.model)
+    tokens_in, written, longest = w.batch_per_item(model)  # a chunked item: its chunks' and merges' passes
+    plan = w.chunking(model)
     mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id,
-                                                context=w.batch_input_tokens + written, batch=1, gpus=t, pp=pp,
+                                                context=longest, batch=1, gpus=t, pp=pp,
                                                 gpu=gpu.id, engine=engine))
     if not mem.fits:
         return mem, None, None
     concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
+    mean = plan.chunk_tokens + plan.notes_tokens // 2 if plan else w.batch_input_tokens + written // 2
     sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=t, pp=pp, batch=concurrency,
-                          context=w.batch_input_tokens + written // 2, engine=engine,
+                          context=mean, engine=engine,
                           network_gbit_per_s=_pipeline_network(w) if pp > 1 else None))
     items = w.batch_items or 1
-    seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
+    seconds = (items * tokens_in / sp.prefill_tokens_per_s
                + items * written / sp.aggregate_decode_tokens_per_s)
     return mem, sp, seconds / 3600
 
@@ -1041,7 +1065,7 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     the copy size that does the most work per card (batch_copy_size)."""
     all_cards = all_cards or owned
     items = w.batch_items or 1
-    written = w.written_per_item(resolve_model(w.model))
+    tokens_in, written, _longest = w.batch_per_item(resolve_model(w.model))  # every pass of a chunked item
     total = n
     pairs = _engines(w, gpu, precision_id, owned)
     if not pairs:
@@ -1091,9 +1115,9 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     opt.decode_tokens_per_s = sp.decode_tokens_per_s
     opt.job_hours = hours if all_cards else hours / replicas
     # over the whole run, prompts read in between: an encoder's tokens read, a generator's tokens written
-    opt.aggregate_tokens_per_s = items * (written or w.batch_input_tokens) / (opt.job_hours * 3600)
+    opt.aggregate_tokens_per_s = items * (written or tokens_in) / (opt.job_hours * 3600)
     if planned and w.deadline_hours:
-        opt.needed_tokens_per_s = items * (written or w.batch_input_tokens) / (w.deadline_hours * 3600)
+        opt.needed_tokens_per_s = items * (written or tokens_in) / (w.deadline_hours * 3600)
         opt.meets["deadline"] = opt.job_hours <= planned
         if opt.job_hours > w.deadline_hours:
             opt.reasons.append(f"the job takes {opt.job_hours:,.1f} h, past the {w.deadline_hours:,.0f} h deadline")
@@ -4041,6 +4065,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
         assumptions.append(f"batch job: {w.batch_items or 1:,} items x ({w.batch_input_tokens:,} tokens in, "
                            f"{w.written_per_item(model):,} out) with vLLM, up to {BATCH_JOB_CONCURRENCY} sequences in "
                            "flight per copy")
+        assumptions += chunk_assumptions(w.chunking(model), model.name)
         if model.encoder:
             assumptions.append(f"{model.name} is an encoder (embedding or reranking): it reads each item once and "
                                f"generates nothing, about 2 x {model.total_params_b * 1e3:,.0f}M parameters FLOPs per "
@@ -4055,7 +4080,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     if best is None:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
     longest = max(w.context if spec.serves else 0, w.prompt_length() if spec.serves else 0,
-                  w.batch_input_tokens + w.written_per_item(model) if spec.batch else 0)
+                  w.batch_per_item(model)[2] if spec.batch else 0)  # a chunked item: its longest pass
     if model.yarn_context and model.max_context < longest <= model.yarn_context:
         warnings.append(f"{longest:,} tokens is more than {model.name} reads natively ({model.max_context:,}); its model "
                         f"card documents YaRN RoPE scaling up to {model.yarn_context:,}: turn it on in the engine")
@@ -4071,7 +4096,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     if with_levers and not levers:
         levers = _at_the_margin(w, options)
     scenario = {"experiment": "experiment", "production": "production", "train-and-serve": "small-team"}.get(w.phase)
-    return Recommendation(workload=w, model_id=model.id, model_name=model.name,
+    return Recommendation(workload=w, model_id=model.id, model_name=model.name, chunking=w.chunking(model),
                           vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
                           best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb,
                           levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings,

@@ -162,5 +162,5 @@ def _clock(text: str) -> float | None:
 
 def span_noted(notes: list[tuple[str, dict[str, str]]]) -> bool:
     """Whether the message's deadline was a span of weeks already said back ('by the end of next month')."""
-    keys = {str(key) for _p, (_s, _l, key) in pattern_rows("deadline_spans")} | {NOTE_KEY, SAID_KEY, WINDOW_KEY, WINDOW_KEY + "_assumed"}
+    keys = {str(key) for _p, (_s, _l, key) in pattern_rows("deadline_spans")} | {NOTE_KEY, SAID_KEY, WINDOW_KEY, WINDOW_KEY + "_assumed", WINDOW_KEY + "_now", WINDOW_KEY + "_now_assumed"}
     return any(key in keys for key, _v in notes)

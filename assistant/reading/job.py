@@ -353,6 +353,7 @@ def read_batch_input_tokens(m: Message) -> int | None:
     if trains(m) or m.phase in SERVING:
         return None  # serving: a request's length is its prompt (read_prompt_tokens)
     found = m.role("per_item_tokens")
+    found = [q for q in found if not q.said.endswith("|page")] or found  # '25 pages, ~12k tokens': the tokens said
     if not found and m.phase == "batch":
         found = m.role("prompt_tokens") or m.role("context")  # "articles are ~2k tokens"
     if not found or found[-1].value < 1:
@@ -368,7 +369,7 @@ def read_batch_input_tokens(m: Message) -> int | None:
         note = (key, {"text": f"{q.value:,.0f}", "extra": f"{INSTRUCTION_TOKENS:,}", "total": f"{total:,}"})
         if note not in m.notes:
             m.notes.append(note)
-        return total if m.phase == "batch" else int(q.value)
+        return total if m.phase == "batch" else round(q.value)
     return int(q.value)
 
 
@@ -385,7 +386,7 @@ def read_batch_output_tokens(m: Message) -> int | None:
         return SHORT_OUTPUT_TOKENS  # "outputs are short": a label or a few words
     if not found and (m.live("output_same_length") or m.live("output_like_input")):
         return read_batch_input_tokens(m)  # "outputs of similar length", "similar out": as long as what is read
-    return int(found[-1].value) if found and found[-1].value >= 1 else None
+    return round(found[-1].value) if found and found[-1].value >= 1 else None  # '2000字': 1,429, as the note says
 
 
 def read_prompt_tokens(m: Message) -> int | None:

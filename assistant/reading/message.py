@@ -22,7 +22,7 @@ from gpu_advisor.assistant.reading.output_said import relabel_said
 from gpu_advisor.assistant.reading.quantities import Quantity, quantities
 from gpu_advisor.assistant.reading.rl_models import find_rl_models
 from gpu_advisor.assistant.reading.stated_lengths import relabel_lengths
-from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
+from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, clean, language, mask, vocab, word_pattern
 from gpu_advisor.assistant.reading.unknown_names import unknown_model
 from gpu_advisor.assistant.reading.unsized import unsized_named
 from gpu_advisor.assistant.reading.variants import line_named, variant_notes
@@ -175,6 +175,12 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
             continue
         if q.said and q.role and not q.negated:
             number, unit, per_token, *size = q.said.split("|")
+            if size == ["page"]:  # '25 pages each': a page of text, the tokens a page runs said with their range
+                pages = vocab()["page_tokens"]
+                msg.notes.append(("note.pages_as_tokens", {"said": f"{float(number):,.0f} {unit}", "tokens": f"{q.value:,.0f}",
+                                                           "each": f"{pages['each']:,}", "low": f"{pages['low']:,}",
+                                                           "high": f"{pages['high']:,}"}))
+                continue
             if size:  # '40 MB of chat logs': a size of text data, about 4 bytes a token
                 msg.notes.append(("note.text_size_as_tokens", {"said": f"{float(number):g} {unit}",
                                                                "tokens": f"{q.value:,.0f}"}))

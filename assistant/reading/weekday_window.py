@@ -26,28 +26,34 @@ def _hour(text: str, clock: Callable[[str], float | None]) -> tuple[float | None
     return clock(text), None
 
 
-def _ends(m: Message) -> tuple[str, str, str, str, bool] | None:
-    """(start day, the start's words, due day, the due's words, whether the due day is next week's ('下周一')) said in the message."""
+def _ends(m: Message) -> tuple[str, str, str, str, bool, bool] | None:
+    """(start day, the start's words, due day, the due's words, whether the due day is next week's ('下周一'), whether
+    the start is today ('its thursday')) said in the message."""
     x = word_pattern("weekday_window_range").search(m.masked)
     if x and not negated(m.masked, x.start()):
-        return x.group(1), x.group(2), x.group(4), m.masked[x.end():x.end() + 24], bool(x.group(3))
+        return x.group(1), x.group(2), x.group(4), m.masked[x.end():x.end() + 24], bool(x.group(3)), False
     today = word_pattern("weekday_today").search(m.masked)
     due = next((d for d in word_pattern("weekday_window_due").finditer(m.masked)
                 if today and not today.start() <= d.start() < today.end()), None)
     if today and due and not negated(m.masked, due.start()):
         return (today.group(1), m.masked[today.end():today.end() + 24], due.group(2),
-                m.masked[due.end():due.end() + 24], bool(due.group(1)))
+                m.masked[due.end():due.end() + 24], bool(due.group(1)), True)
     return None
 
 
 def window_deadline(m: Message, clock: Callable[[str], float | None]) -> float | None:
     """Hours from the start day and hour to the due day and hour, said back with any hour assumed; None when
-    the message says no such pair of days with both hours."""
+    the message says no such pair of days with both hours. Today's weekday said with no time ('its thursday, due
+    monday morning') is taken late that day (weekday_window_now_unknown): the least time the day can leave, said
+    (review CH #3: Thursday to Monday 09:00 was 96 h, the most it could be and more than most of the day leaves)."""
     ends = _ends(m)
     if ends is None:
         return None
-    start_day, start_words, due_day, due_words, next_week = ends
+    start_day, start_words, due_day, due_words, next_week, today = ends
     (start_h, start_part), (due_h, due_part) = _hour(start_words, clock), _hour(due_words, clock)
+    now_unknown = today and start_h is None and due_h is not None
+    if now_unknown:
+        start_h = float(vocab()["weekday_window_now_unknown"])
     if start_h is None or due_h is None:
         return None
     order = list(_DAYS_ZH)
@@ -60,7 +66,8 @@ def window_deadline(m: Message, clock: Callable[[str], float | None]) -> float |
     parts_zh = vocab()["weekday_window_parts_zh"]
     assumed = [(parts_zh.get(part, part) if zh else part, f"{hour:02.0f}:00")
                for part, hour in ((start_part, start_h), (due_part, due_h)) if part]
-    m.notes.append((NOTE_KEY if not assumed else NOTE_KEY + "_assumed", {
+    key = NOTE_KEY + ("_now" if now_unknown else "") + ("_assumed" if assumed else "")
+    m.notes.append((key, {
         "start": _when(start_day, start_h, zh), "due": _when(due_day, due_h, zh), "hours": f"{hours:,.0f}",
         "assumed": ("，" if zh else ", ").join((f"“{w}”按 {h}" if zh else f'"{w}" as {h}') for w, h in assumed)}))
     return round(hours, 4)
