@@ -43,8 +43,9 @@ def headcounts(m: Message) -> None:
     org_wide = bool(word_pattern("headcount_org_wide").search(m.masked)
                     or word_pattern("headcount_not_at_once").search(m.masked))  # 'not all at once': everyone
     for i, q in enumerate(m.qty):
-        if q.role == "population" and said_at_once(m.masked[q.end:q.end + 80]):
-            m.qty[i] = replace(q, role="users", extra="concurrent")  # '300 staff at the same time'
+        if q.role == "population" and (said_at_once(m.masked[q.end:q.end + 80])
+                                       or word_pattern("concurrency_before").search(m.masked[max(0, q.start - 40):q.start])):
+            m.qty[i] = replace(q, role="users", extra="concurrent")  # '300 staff at the same time', '同时在线员工60个'
             continue
         if q.role != "users" or q.extra or q.negated or q.value < HEADCOUNT_FROM or _in_range(m, i):
             continue
@@ -130,6 +131,20 @@ def team_self(m: Message) -> None:
         if said and (said.group("of") or (word_pattern("team_self_noun").match(after) and not _served(m, i))) \
                 and not word_pattern("builder_use_after").match(after):  # ('a team of 4' is served, 'we're a team of 4' not)
             m.qty[i] = replace(q, role="")
+            members = word_pattern("team_members_after").match(after)
+            if members:
+                _members(m, q.end, q.end + members.end())
+
+
+def _members(m: Message, start: int, end: int) -> None:
+    """The counts in the brackets after a team describing itself ("(2 devs and a designer)"): the team's members, no
+    users, and their jobs no use ('devs' is no coding assistant)."""
+    for j, other in enumerate(m.qty):
+        if start < other.start < end and other.role in ("users", "population"):
+            m.qty[j] = replace(other, role="")
+            noun = word_pattern("builder_nouns").match(m.masked[other.end:end])
+            if noun:
+                m.team.append((other.end + noun.start("noun"), other.end + noun.end("noun")))
 
 
 def _listed(m: Message, i: int) -> list[int]:

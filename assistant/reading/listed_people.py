@@ -11,6 +11,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from gpu_advisor.assistant.reading.people import at_once_of
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 
 if TYPE_CHECKING:
@@ -65,8 +66,9 @@ def job_first(m: Message) -> None:
     for i, q in enumerate(m.qty):
         if q.role or q.negated or q.extra or not job_before(m.masked[max(0, q.start - 16):q.start]):
             continue
-        if word_pattern("job_first_after").match(m.masked[q.end:q.end + 24]):
-            m.qty[i] = replace(q, role="users")
+        after = m.masked[q.end:q.end + 24]
+        if word_pattern("job_first_after").match(after):  # '同时在线客服60个': at once, as said
+            m.qty[i] = replace(q, role="users", extra=at_once_of(after, m.masked[max(0, q.start - 40):q.start]))
 
 
 @cache
