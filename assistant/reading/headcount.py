@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from gpu_advisor.assistant.reading.listed_people import ADDED, job_before
 from gpu_advisor.assistant.reading.people import at_once_after, staff_noun_after
-from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.message import Message
@@ -24,8 +25,10 @@ def is_headcount(after: str, before: str, org_wide: bool = False) -> bool:
     after it, an organisation word before it, or (org_wide) the whole organisation said in the message."""
     if said_at_once(after) or word_pattern("together_before").search(before):
         return False  # '50 nurses at once', 'a class of 40 students': people at once, as said
+    job = job_before(before)  # '客服二十个' read as '客服 20': the staff noun said first
     return bool(org_wide or staff_noun_after(after) or word_pattern("headcount_frame_after").match(after)
-                or word_pattern("headcount_before").search(before))
+                or word_pattern("headcount_before").search(before)
+                or (job and job.group("job") in vocab()["population_nouns"]))
 
 
 def said_at_once(after: str) -> bool:
@@ -40,8 +43,9 @@ def headcounts(m: Message) -> None:
     org_wide = bool(word_pattern("headcount_org_wide").search(m.masked)
                     or word_pattern("headcount_not_at_once").search(m.masked))  # 'not all at once': everyone
     for i, q in enumerate(m.qty):
-        if q.role == "population" and said_at_once(m.masked[q.end:q.end + 80]):
-            m.qty[i] = replace(q, role="users", extra="concurrent")  # '300 staff at the same time'
+        if q.role == "population" and (said_at_once(m.masked[q.end:q.end + 80])
+                                       or word_pattern("concurrency_before").search(m.masked[max(0, q.start - 40):q.start])):
+            m.qty[i] = replace(q, role="users", extra="concurrent")  # '300 staff at the same time', '同时在线员工60个'
             continue
         if q.role != "users" or q.extra or q.negated or q.value < HEADCOUNT_FROM or _in_range(m, i):
             continue
@@ -49,6 +53,23 @@ def headcounts(m: Message) -> None:
         before = m.masked[max(0, q.start - 40):q.start]
         if is_headcount(after, before, org_wide):
             m.qty[i] = replace(q, role="population")
+
+
+def staffed_seats(m: Message) -> None:
+    """Seats of a call centre or a support desk ('60 agent seats', '60 seats in our call center', '六十来个坐席'):
+    each is a person working during the shift, so the count is of people at once, never a population of which a
+    share is at once (review CH #11). Seats of a product's licence ('300 seats') stay a population. Seats listed with
+    other staff ('40名坐席加5个产品经理', added up before) make the whole group people at once."""
+    for i, q in enumerate(m.qty):
+        if q.role not in ("users", "population", ADDED) or q.extra or q.negated:
+            continue
+        seat = word_pattern("staffed_seat_after").match(m.masked[q.end:q.end + 60]) \
+            or word_pattern("staffed_seat_before").search(m.masked[max(0, q.start - 16):q.start])
+        near = m.masked[max(0, q.start - 40):q.end + 60]
+        if not seat or not (seat.group("staffed") or word_pattern("staffed_seat_words").search(near)):
+            continue
+        head = i if q.role != ADDED else max(j for j in range(i) if m.qty[j].role in ("users", "population"))
+        m.qty[head] = replace(m.qty[head], role="users", extra="concurrent")
 
 
 # A team that builds the service is a handful of people: '3000 engineers and 200 staff' are the people who use it.
@@ -68,6 +89,8 @@ def builder_teams(m: Message) -> None:
         listed = [j for j in _listed(m, i) if not _served(m, j)]
         if not listed and not word_pattern("builder_self_before").search(before):
             continue  # '…, 12 engineers, 8k context': one count, said of no team
+        if _organisation(m, [i, *listed]):
+            continue  # 'we have 40 engineers and 20 support staff': an organisation's people, who use it
         team |= {i, *listed}
     for i in team:
         m.qty[i] = replace(m.qty[i], role="")
@@ -76,12 +99,52 @@ def builder_teams(m: Message) -> None:
             m.team.append((m.qty[i].end + noun.start("noun"), m.qty[i].end + noun.end("noun")))
 
 
+def _organisation(m: Message, group: list[int]) -> bool:
+    """A group of counts more than a team that builds it could be ('40 engineers and 20 support staff'), or with
+    staff who build nothing ('3 engineers and 8 nurses'): the people of an organisation, who use it."""
+    if sum(m.qty[j].value for j in group) > BUILDERS_AT_MOST:
+        return True
+    return any(word_pattern("org_staff_after").match(m.masked[m.qty[j].end:m.qty[j].end + 40]) for j in group)
+
+
 def _served(m: Message, i: int) -> bool:
-    """'for 200 engineers', 'for our team of 5 devs', '12 engineers will use it': people the service is for."""
+    """'for 200 engineers', 'for our team of 5 devs', '12 engineers will use it', 'internal use: 40 engineers',
+    'our users are 40 engineers': people the service is for."""
     q = m.qty[i]
     before, after = m.masked[max(0, q.start - 30):q.start], m.masked[q.end:q.end + 60]
     return bool(word_pattern("people_for_before").search(before) or word_pattern("users_before").search(before)
-                or word_pattern("builder_served_before").search(before) or word_pattern("builder_use_after").match(after))
+                or word_pattern("builder_served_before").search(before) or word_pattern("users_frame_before").search(before)
+                or word_pattern("builder_use_after").match(after))
+
+
+def team_self(m: Message) -> None:
+    """A team describing itself ("we're 4 ppl (2 backend devs, 1 ml guy and me the ceo)", '我们团队五个人', "we're a
+    team of 4"): the people who build the product, not its users, so no count of users (they are then asked; review
+    CH #6: sized as '4 users, all at once'). Served, using it themselves or an internal tool, they stay users."""
+    if word_pattern("team_self_uses").search(m.masked) or word_pattern("headcount_org_wide").search(m.masked):
+        return
+    for i, q in enumerate(m.qty):
+        if q.role not in ("users", "population") or q.extra or q.negated or q.value > BUILDERS_AT_MOST:
+            continue
+        said = word_pattern("team_self_before").search(m.masked[max(0, q.start - 30):q.start])
+        after = m.masked[q.end:q.end + 60]
+        if said and (said.group("of") or (word_pattern("team_self_noun").match(after) and not _served(m, i))) \
+                and not word_pattern("builder_use_after").match(after):  # ('a team of 4' is served, 'we're a team of 4' not)
+            m.qty[i] = replace(q, role="")
+            members = word_pattern("team_members_after").match(after)
+            if members:
+                _members(m, q.end, q.end + members.end())
+
+
+def _members(m: Message, start: int, end: int) -> None:
+    """The counts in the brackets after a team describing itself ("(2 devs and a designer)"): the team's members, no
+    users, and their jobs no use ('devs' is no coding assistant)."""
+    for j, other in enumerate(m.qty):
+        if start < other.start < end and other.role in ("users", "population"):
+            m.qty[j] = replace(other, role="")
+            noun = word_pattern("builder_nouns").match(m.masked[other.end:end])
+            if noun:
+                m.team.append((other.end + noun.start("noun"), other.end + noun.end("noun")))
 
 
 def _listed(m: Message, i: int) -> list[int]:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from gpu_advisor.assistant.reading.people import at_once_of
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 
 if TYPE_CHECKING:
@@ -38,9 +39,57 @@ def _listed(m: Message, a: int, b: int) -> bool:
     first, second = m.qty[a], m.qty[b]
     if second.negated or second.extra or second.role not in ("", *PEOPLE):
         return False
-    if not word_pattern("listed_people_between").fullmatch(m.masked[first.end:second.start]):
-        return False
+    between = m.masked[first.end:second.start]
+    if not word_pattern("listed_people_between").fullmatch(between) or word_pattern("listed_people_part").search(between):
+        return False  # ('全院1000人，其中200个医生': the 200 are some of the 1000)
     return second.role in PEOPLE or bool(_job_after().match(m.masked[second.end:second.end + 40]))
+
+
+@cache
+def _job_before() -> re.Pattern[str]:
+    """A Chinese job word right before a count, said job first ('客服 20' from '客服二十个', '研发部 40', '坐席 60')."""
+    v = vocab()
+    jobs = [w for w in {*v["people_nouns"], *v["population_nouns"]}
+            if re.fullmatch(r"[\u3400-\u9fff]{2,}", w) and w not in v["job_first_not"]]
+    return re.compile(rf"(?P<job>{alternation(jobs)})(?:{alternation(v['job_first_groups'])})?\s*(?:about\s*)?$")
+
+
+def job_before(before: str) -> re.Match[str] | None:
+    """The job word said right before a count ('客服 20'), if any."""
+    return _job_before().search(before)
+
+
+def job_first(m: Message) -> None:
+    """Counts said after their job ('研发四十个人，客服二十个' read as '研发 40 people , 客服 20', '坐席60个'): the bare
+    classifier 个 drops out of the text, so the job word before is the count's noun, and the count is people as if the
+    job came after it ('二十个客服')."""
+    for i, q in enumerate(m.qty):
+        if q.role or q.negated or q.extra or not job_before(m.masked[max(0, q.start - 16):q.start]):
+            continue
+        after = m.masked[q.end:q.end + 24]
+        if word_pattern("job_first_after").match(after):  # '同时在线客服60个': at once, as said
+            m.qty[i] = replace(q, role="users", extra=at_once_of(after, m.masked[max(0, q.start - 40):q.start]))
+
+
+@cache
+def _staff_beside() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Staff words right after a count ('20 support staff') and right before it ('客服 20', '客服部 20')."""
+    staff = rf"(?P<staff>{word_pattern('staff_not_use').pattern})"
+    return (re.compile(rf"\s*(?:users\s+)?(?:about\s+)?{staff}"),
+            re.compile(rf"{staff}(?:{alternation(vocab()['job_first_groups'])})?\s*(?:about\s*)?$"))
+
+
+def staff_not_use(m: Message) -> None:
+    """Staff words right beside a count of people ('客服二十个', '20 support staff', '客服坐席60个同时在线'): they say who
+    uses it, not what it is for (review CI #10: '研发四十个人，客服二十个' was sized as a support bot). Kept with the
+    team's job nouns (Message.team), which set no use."""
+    after, before = _staff_beside()
+    for q in m.qty:
+        if q.role not in (*PEOPLE, ADDED) or q.negated:
+            continue
+        said = after.match(m.masked, q.end) or before.search(m.masked, max(0, q.start - 16), q.start)
+        if said:
+            m.team.append(said.span("staff"))
 
 
 def listed_roles(m: Message) -> None:

@@ -190,10 +190,17 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     from gpu_advisor.assistant.reading.card_count import card_counts  # reads a prepared Message
     from gpu_advisor.assistant.reading.closest import closest_names  # reads a prepared Message
     from gpu_advisor.assistant.reading.e2e import e2e_times  # reads a prepared Message
-    from gpu_advisor.assistant.reading.headcount import builder_teams, headcounts  # reads a prepared Message
+    from gpu_advisor.assistant.reading.headcount import (  # reads a prepared Message
+        builder_teams,
+        headcounts,
+        staffed_seats,
+        team_self,
+    )
     from gpu_advisor.assistant.reading.listed_people import (  # reads a prepared Message
         add_listed,
+        job_first,
         listed_roles,
+        staff_not_use,
     )
     from gpu_advisor.assistant.reading.roles import (  # roles reads a prepared Message
         moe_sizes,
@@ -204,10 +211,14 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
 
     card_counts(msg)  # '0 H100s', '0张H100', 'on 0 GPUs': said back, never one owned card
     closest_names(msg)  # 'gemma 3n e8b', 'mistral small 3.3': the model sized said to be the closest on record
+    job_first(msg)  # '研发四十个人，客服二十个': the 20 are people, their job said first
     listed_roles(msg)  # '40个客服加5个产品经理': the 5 are people too
     headcounts(msg)
     builder_teams(msg)  # '3 ml engineers and 2 researchers': the team that builds it, no users
+    team_self(msg)  # "we're 4 ppl (2 devs, 1 ml guy and me)": the team that builds it, no users
     add_listed(msg)  # '3 data scientists and 2 backend devs': 5 people
+    staffed_seats(msg)  # '六十来个坐席': people at once during the shift, not a population
+    staff_not_use(msg)  # '客服二十个': staff who use it, no support use
     online_share(msg)
     param_counts(msg)  # '总参数两千三百亿，激活二百二十亿': 230B total, 22B active
     moe_sizes(msg)

@@ -105,12 +105,12 @@ def at_once_after(after: str) -> bool:
     at once', '20 devs using it concurrently', '40 nurses simultaneously')."""
     if word_pattern("concurrency_after").match(after):
         return True
-    noun = _people_after().match(after) or _population_after().match(after)
-    if noun is None:
-        return False
-    rest = after[noun.end():]
-    return bool(word_pattern("concurrency_after").match(rest)
-                or re.match(rf"\s*(?:{alternation(vocab()['people_after_phrases'])})\b", rest))
+    for noun in (_people_after().match(after), _population_after().match(after)):  # '60 users 客服 concurrency' from
+        rest = after[noun.end():] if noun else ""  # '60名客服同时在线': the longer noun too
+        if noun and (word_pattern("concurrency_after").match(rest)
+                     or re.match(rf"\s*(?:{alternation(vocab()['people_after_phrases'])})\b", rest)):
+            return True
+    return False
 
 
 def at_once_of(after: str, before: str) -> str:
