@@ -60,6 +60,7 @@ from gpu_advisor.tools.common import (
     term,
 )
 from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory, vllm_batch_defaults
+from gpu_advisor.tools.kept import kept_results
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.scale import (
     MAX_SERVING_GPUS,
@@ -560,6 +561,7 @@ def size_by_rate(inp: RateInput) -> RateResult:
     return shared
 
 
+@kept_results(256)  # a pure function of the input and the catalogs, asked again for each card and follow-up (tools.kept)
 def _size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over layouts, each step one guard
     """GPUs and replicas that serve `requests_per_s` within the targets: for every replica layout (tensor
     parallel within a server, pipeline stages across servers) the fewest replicas whose load point meets
