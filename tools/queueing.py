@@ -500,6 +500,8 @@ def load_point(u: Unit, rate: float, prompt: int, prompt_tail: int, output: int,
                      e2e_p50_s=ttft50 + (output - 1) * t50, e2e_p99_s=ttft99 + (output_tail - 1) * t99)
 
 
+@lru_cache(maxsize=4096)  # a pure function of its arguments (a Unit is frozen): a replica's capacity is asked again at
+# every rate tried for it (tools.closed_loop's rounds, each card's count, the follow-ups)
 def capacity(u: Unit, prompt: int, prompt_tail: int, output: int, output_tail: int, prompt_cv2: float,
              arrival_cv2: float) -> float:
     """The most requests per second one replica sustains: its batch's p99 within the batch limit and the
