@@ -40,15 +40,16 @@ $(DEV): requirements-dev.lock pyproject.toml | $(BIN)/python
 run: $(APP)
 	$(BIN)/gpu-advisor $(ARGS)
 
-# The suite runs on every core (pytest-xdist) and lists its ten slowest tests at the end;
-# make test-fast leaves out the tests that start subprocesses or drive the app (a minute or two).
+# The suite runs on every core (pytest-xdist; an idle worker takes queued tests from a busy one) and lists its
+# ten slowest tests at the end; make test-fast leaves out the tests that start subprocesses or drive the app
+# and the long generated runs (the reader's corpus, random conversations): marked slow and long.
 test: $(DEV)
-	@echo "Running the tests on every core (pytest -n auto); the ten slowest are listed at the end."
-	$(BIN)/python -m pytest -n auto --durations=10
+	@echo "Running every test on all cores (pytest -n auto): a dot per test passed, the share done at each line's end, the ten slowest listed last."
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=10
 
 test-fast: $(DEV)
-	@echo "Running the quick tests (not those marked slow, not the app's snapshots) on every core."
-	$(BIN)/python -m pytest -n auto -m "not slow" --ignore=tests/test_tui.py
+	@echo "Running the quick tests (not those marked slow or long, not the app's snapshots) on every core."
+	$(BIN)/python -m pytest -n auto --dist worksteal -m "not slow and not long" --ignore=tests/test_tui.py
 
 scenarios: $(DEV)
 	$(BIN)/python -m pytest -q tests/test_scenarios.py

@@ -97,13 +97,17 @@ def dump(messages: list[AIMessage]) -> str:
 
 def answer_to(message: str, tries: int = 4) -> AIMessage:
     """The answer to one message, the advisor's questions (how busy the cards are, ...) answered 'not sure'
-    in the message's language, as a newcomer would."""
+    in the message's language, as a newcomer would. Each 'not sure' goes on the same thread, one turn at a
+    time (what a fresh thread replaying the turns so far would answer, without reading them all again)."""
     zh = any("\u4e00" <= ch <= "\u9fff" for ch in message)
-    turns = [message]
-    last = run_conversation(turns)[-1]
-    for _ in range(tries):
-        if payload(last).get("kind") != "question":
-            break
-        turns.append("不确定" if zh else "not sure")
-        last = run_conversation(turns)[-1]
-    return last
+    thread = f"answer-{next(_THREADS)}"
+    config = {"configurable": {"thread_id": thread}}
+    try:
+        last = _APP.invoke({"messages": [HumanMessage(message)]}, config)["messages"][-1]
+        for _ in range(tries):
+            if payload(last).get("kind") != "question":
+                break
+            last = _APP.invoke({"messages": [HumanMessage("不确定" if zh else "not sure")]}, config)["messages"][-1]
+        return last
+    finally:
+        _SAVER.delete_thread(thread)

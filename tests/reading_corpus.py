@@ -265,9 +265,19 @@ def serving_pairs(lang: str) -> Iterator[Clause]:
         if {a, b} == {"users", "population"}:
             continue  # two counts of the same people: paired inside population()
         first, second = pools[a], pools[b]
-        # every clause of each slot appears, paired round-robin with the other slot's clauses
+        # every clause of each slot appears, paired round-robin with the other slot's clauses; a pair whose two
+        # clauses both came in this order already adds none (the users pools, multiples of 7 long, repeat a
+        # seventh of their clauses after a short slot's 7 times over): skipped, the next pair written as before
+        seen_x: set[int] = set()
+        seen_y: set[int] = set()
         for i in range(max(len(first), len(second))):
-            x, y = first[i % len(first)], second[(i * 7 + 3) % len(second)]
+            ix, iy = i % len(first), (i * 7 + 3) % len(second)
+            if ix in seen_x and iy in seen_y:
+                counter += 1
+                continue
+            seen_x.add(ix)
+            seen_y.add(iy)
+            x, y = first[ix], second[iy]
             name, model_id = models[counter % len(models)]
             verb = verbs[counter % len(verbs)].format(model=name)
             pre, post = fillers[counter % len(fillers)]

@@ -306,6 +306,7 @@ def shared_app():
     return app, itertools.count()
 
 
+@pytest.mark.long  # 2,000 turns: make test-fast leaves it out
 @settings(max_examples=2000, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
 @given(text=UTTERANCE)

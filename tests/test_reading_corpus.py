@@ -36,6 +36,7 @@ def test_the_corpus_is_big_and_bilingual():
             "batch_items", "batch_input_tokens", "batch_output_tokens", "deadline_hours"} <= slots
 
 
+@pytest.mark.long  # minutes on two cores: make test-fast leaves it out
 @pytest.mark.parametrize("part", range(8))
 def test_every_utterance_is_read_as_stated(part: int):
     misses: list[str] = []

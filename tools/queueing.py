@@ -60,6 +60,7 @@ from gpu_advisor.tools.common import (
     term,
 )
 from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory, vllm_batch_defaults
+from gpu_advisor.tools.kept import kept_results
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.scale import (
     MAX_SERVING_GPUS,
@@ -516,6 +517,8 @@ def load_point(u: Unit, rate: float, prompt: int, prompt_tail: int, output: int,
                      e2e_p50_s=ttft50 + (output - 1) * t50, e2e_p99_s=ttft99 + (output_tail - 1) * swing)
 
 
+@lru_cache(maxsize=4096)  # a pure function of its arguments (a Unit is frozen): a replica's capacity is asked again at
+# every rate tried for it (tools.closed_loop's rounds, each card's count, the follow-ups)
 def capacity(u: Unit, prompt: int, prompt_tail: int, output: int, output_tail: int, prompt_cv2: float,
              arrival_cv2: float) -> float:
     """The most requests per second one replica sustains: its batch's p99 within the batch limit and the
@@ -577,6 +580,7 @@ def size_by_rate(inp: RateInput) -> RateResult:
     return shared
 
 
+@kept_results(256)  # a pure function of the input and the catalogs, asked again for each card and follow-up (tools.kept)
 def _size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over layouts, each step one guard
     """GPUs and replicas that serve `requests_per_s` within the targets: for every replica layout (tensor
     parallel within a server, pipeline stages across servers) the fewest replicas whose load point meets

@@ -25,7 +25,10 @@ def read_job_models(raw: str, u: Understanding, read: Callable[[str], Understand
         return
     text = clean(raw)
     for x in list(re.finditer(word_pattern("job_models_cut"), text))[:MAX_CUTS]:
-        left, right = read(text[:x.start()]), read(text[x.end():])
+        left = read(text[:x.start()])
+        if left.updates.get("phase") not in ("fine-tune", *RUNS) or not isinstance(left.updates.get("model"), str):
+            continue  # the left part is neither job on a model of its own: no pair, whatever the right part reads
+        right = read(text[x.end():])
         jobs = {str(side.updates.get("phase")): side for side in (left, right)}
         train = jobs.get("fine-tune")
         run = next((jobs[p] for p in RUNS if p in jobs), None)
