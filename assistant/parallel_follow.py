@@ -106,6 +106,7 @@ def users_lines(ctx: Any, memory: Any, users: int, data: dict[str, Any]) -> list
     if not need:
         data.update({"users": users, "copies": copies, "users_copies": 0})
         return [ctx.say("parc.users_short", users=users, copies=copies, context=context)]
+    assert mem is not None  # the loop found `need` copies that hold the users
     each = -(-users // need)
     rate = _speed(ctx, model, fmt, gpu, (tp, pp), each, mem.context)
     data.update({"users": users, "copies": copies, "users_copies": need, "users_per_copy": each,

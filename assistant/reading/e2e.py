@@ -108,3 +108,13 @@ def read_latency_percentile(m: Message) -> float | None:
     from gpu_advisor.assistant.reading.serving import read_ttft_percentile
 
     return read_ttft_percentile(m) or e2e_percentile(m)
+
+
+def read_tpot_percentile(m: Message) -> float | None:
+    """The percentile a per-token target is said at ('p99 TPOT under 50 ms', '输出每token不超过50ms' beside a p99):
+    above the median only (a median target is the mean itself); None when no per-token time or no percentile."""
+    found = m.role("ms_per_token", "s_per_token")
+    if not found:
+        return None
+    pct = target_percentile(m.masked, found[-1].start)
+    return pct if pct is not None and pct > 0.5 else None

@@ -8,7 +8,7 @@ from gpu_advisor.assistant.reading.buy_count import read_buy_count
 from gpu_advisor.assistant.reading.buy_weighed import read_weighed_preference
 from gpu_advisor.assistant.reading.costs import read_budget, read_hosting, read_power
 from gpu_advisor.assistant.reading.daily_volume import read_deadline_or_day
-from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
+from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile, read_tpot_percentile
 from gpu_advisor.assistant.reading.encoder_job import read_encoder_job
 from gpu_advisor.assistant.reading.examples import read_train_examples
 from gpu_advisor.assistant.reading.goals import read_cheapest, read_has_host
@@ -73,7 +73,6 @@ from gpu_advisor.assistant.reading.serving import (
     read_population,
     read_population_daily,
     read_request_rate,
-    read_tpot_percentile,
     read_ttft,
     read_uptime,
     read_users,

@@ -305,16 +305,6 @@ def read_ttft_percentile(m: Message) -> float | None:
     return target_percentile(m.masked, found[values.index(min(values))].start)
 
 
-def read_tpot_percentile(m: Message) -> float | None:
-    """The percentile a per-token target is said at ('p99 TPOT under 50 ms', '输出每token不超过50ms' beside a p99):
-    above the median only (a median target is the mean itself); None when no per-token time or no percentile."""
-    found = m.role("ms_per_token", "s_per_token")
-    if not found:
-        return None
-    pct = target_percentile(m.masked, found[-1].start)
-    return pct if pct is not None and pct > 0.5 else None
-
-
 def read_min_tokens_per_s(m: Message) -> float | None:
     """Per-user decode speed target: 'at least 30 tokens/s per user', '50 ms per token' (20/s)."""
     found = m.role("tokens_per_s", "ms_per_token", "s_per_token")
