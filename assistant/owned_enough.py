@@ -105,7 +105,7 @@ def owned_line(rec: Recommendation | None, kind: str, lang: str) -> str | None:
                    precision=best.precision or "", owned=f"{mine.gpus:,}", option=gpu_words(mine, lang), why=why)
         from gpu_advisor.assistant.rate_owned import fp8_line
 
-        line += fp8_line(rec, lang)  # a request rate missed in 16 bits: FP8 on the cards owned first
+        line += _servers_words(rec, v, lang) + fp8_line(rec, lang)  # a rate missed in 16 bits: FP8 on yours first
     elif kind == "more":
         line = say(lang, "owned.more.short", option=gpu_words(mine, lang), why=why, plan=gpu_words(best, lang))
     else:  # 'enough?' and they are not: the usual no line, with the plan that does it
@@ -120,3 +120,14 @@ def owned_line(rec: Recommendation | None, kind: str, lang: str) -> str | None:
         line += say(lang, "owned.instead", option=gpu_words(lever[1], lang), change=_change_words(lever[0], lang),
                     used=gb(used), capacity=gb(lever[1].capacity_bytes))
     return line
+
+
+def _servers_words(rec: Recommendation, v: dict[str, Any], lang: str) -> str:
+    """The cards added said as servers when yours were said as servers ('两台910B的机器（每台8卡）', 'how many more
+    servers'): 'that is 3 more 8-card servers, 5 in all' (review CI #12 asked '不够还得加几台'); nothing when the
+    added cards are no whole servers."""
+    per = rec.workload.server_gpus
+    added, total = v.get("added", 0), v.get("total", 0)
+    if not per or per < 2 or added % per or total % per:
+        return ""
+    return say(lang, "owned.more_servers", servers=f"{added // per:,}", per=per, total=f"{total // per:,}")

@@ -149,3 +149,17 @@ def test_four_atlas_servers_are_thirty_two_owned_910b_for_the_rl_run(lang: str, 
     text = state["messages"][-1].content
     assert not re.search(r"(?<!\d)8 × Huawei Ascend 910B", text)  # never one server's cards, never twice
     assert text.count("32 × Huawei Ascend 910B 64GB") >= 2
+
+
+@pytest.mark.parametrize(("text", "per"), [("we have two 910B servers (8x 64GB each)", 8), ("we have two H20 nodes (8x each)", 8),
+                                           ("we have 3 A800 boxes (4x 80GB each)", 4), ("we have two H100 servers, 4x each", 4)])
+def test_the_cards_in_each_said_after_the_servers_are_read_not_assumed(text: str, per: int) -> None:
+    m = prepare(text, None)
+    assert list(m.per_server.values()) == [per] and m.gpus[0][3] == per * (3 if "3 " in text else 2)
+    assert not [n for n in m.notes if n[0] in ("note.servers_full", "note.servers_boards")]  # 'not how many in each'
+
+
+def test_a_memory_said_with_the_cards_in_each_is_that_card() -> None:
+    m = prepare("we have two H20 servers (8x 141GB each)", None)
+    (_s, _e, gpu, count), = m.gpus
+    assert count == 16 and "memory=141GB" in gpu and "NVIDIA H20" in gpu

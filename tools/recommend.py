@@ -2026,7 +2026,11 @@ def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | 
     # a fleet grows far only under a request rate ('8x H100 in prod at 500 rps'); a count of people at a long
     # context on your servers is answered by what they hold (owned_users, owned_context), not by renting 4x more
     rated = w.requests_per_s or w._rate_per_s
-    most = EXTEND_FLEET_AT_MOST if service and gpu.segment == "datacenter" and rated else EXTEND_AT_MOST
+    # cards that cannot be rented (the data stays in the building, '数据不能出机房') are bought to sit beside yours:
+    # servers of your data-centre card grow that one cluster (review CI #12: two 910B servers short of a deadline
+    # are five 910B servers, not another card's cluster)
+    grows = (service and rated) or (w.preference == "buy" and w.spec.batch)
+    most = EXTEND_FLEET_AT_MOST if grows and gpu.segment == "datacenter" else EXTEND_AT_MOST
     wanted = serving_precision(w, resolve_model(w.model), gpu)
     found: dict[int, Option | None] = {}
     for strict in (True, False):  # the format the rest would be served in (or the one asked), then any lever

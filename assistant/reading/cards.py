@@ -79,11 +79,8 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
             count *= per
             e0 += sized.end()
         elif server:  # "2 H100 servers": the number counts the servers, not the cards
-            servers = count
-            count, note = servers_of(gpu_id, count, server["word"])
-            per = count // servers
-            notes.append(note)
-            e0 += server.end()
+            gpu_id, count, per, e0 = _servers_named(text, (start, end, e0 + server.end()), gpu_id, count,
+                                                    server["word"], index, notes)
     if (m or a) and not per:
         per, count, e0 = machines_after_each(text, s0, e0, count)  # '每台8卡A100，共4台': cards of each machine
     if (m or a) and not per:
@@ -95,6 +92,33 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
         count, e0 = int(later["n"] or later["t"] or later["u"]), e0 + later.end()
         return s0, e0, gpu_id, count, True
     return s0, e0, gpu_id, count, bool(m or a or (machines and int(machines.group(1)) > 0))
+
+
+def _servers_named(text: str, span: tuple[int, int, int], gpu_id: str, servers: int, word: str, index: dict[str, str],
+                   notes: list[Note]) -> tuple[str, int, int, int]:
+    """Servers counted before the card ('2 H100 servers'): (GPU id, cards, cards in each, end of the words read). The
+    cards in each as said after them ('two 910b servers (8x 64gb each)', with the memory), else as such a machine
+    holds (servers_of, with the note that says so)."""
+    start, end, e0 = span
+    said, e0 = server_per_after(text, e0)
+    if said:
+        gpu_id, e0 = _memory_after(text, start, end, e0, gpu_id, index, notes)
+        return gpu_id, servers * said, said, e0
+    count, note = servers_of(gpu_id, servers, word)
+    notes.append(note)
+    return gpu_id, count, count // servers, e0
+
+
+def _memory_after(text: str, start: int, end: int, e0: int, gpu_id: str, index: dict[str, str],
+                  notes: list[Note]) -> tuple[str, int]:
+    """The cards' memory said after the cards in each server ('two h20 servers (8x 141gb each)'): that memory's card,
+    and the end of the words read."""
+    x = word_pattern("card_memory_after").match(text[e0:e0 + 48])
+    if not x or gpu_id.startswith(("apple-", "custom:")) or word_pattern("memory_is_network").match(text[e0:e0 + 64]):
+        return gpu_id, e0
+    gpu_id, said = with_memory(text[start:end], gpu_id, float(x["memory"]), index)
+    notes += [said] if said else []
+    return gpu_id, e0 + x.end()
 
 
 def split_over_machines(text: str, end: int, count: int) -> tuple[int | None, int]:

@@ -31,7 +31,9 @@ def read_fleet(m: Message, u: Understanding) -> None:
     takes, or says part of them does other work."""
     busy = _said(m, "fleet.busy") or _said(m, "fleet.zh_busy")
     share = _said(m, "fleet.busy_share")
-    counted = bool(u.updates.get("owned")) and literal_kind(unicodedata.normalize("NFKC", m.raw).lower()) == "count"
+    said = unicodedata.normalize("NFKC", m.raw).lower()
+    counted = bool(u.updates.get("owned")) and literal_kind(said) == "count" \
+        and not word_pattern("fleet.more_asked").search(said)  # 'how many more servers': cards to add
     if (busy or share or counted or _takes_theirs(m, u) or _said(m, "fleet.zh")) \
             and not (_to_buy(m) and not u.updates.get("owned")):  # their use of cards to buy: no fleet of theirs
         u.updates["fewest_owned"] = True

@@ -385,6 +385,7 @@ def clean(text: str) -> str:
         text = _CJK_EDGE.sub(" ", text)
     text = _rewrite(text, "shorthand")  # "w/" is "with"
     text = _rewrite(text, "local_use_phrases")  # 'for offline translation': local use, no batch job
+    text = _rewrite(text, "premises_phrases")  # "data can't leave our building": on-prem (words/premises.yaml)
     text = _rewrite(text, "no_plan_phrases")  # 'not buying anything' is 'just curious' (words/no_plan.yaml)
     text = _rewrite(text, "hosted_notebook_phrases")  # 'colab free' is the T4 it gives (words/owned.yaml)
     text = _rewrite(text, "server_box_phrases")  # "an hgx box with h100s" is the 8-card hgx h100 (words/owned.yaml)
