@@ -67,7 +67,9 @@ ZH_PEOPLE = ["用户", "人", "个运营", "个客服", "名医生", "位老师"
 STAFF = {"nurses", "lawyers", "developers", "students", "teachers", "engineers", "paralegals", "support agents",
          "analysts", "call-centre agents", "radiologists",
          "名医生", "位老师", "名学生", "个工程师", "位律师", "名护士", "个研究员", "个运营", "个客服", "个销售", "个分析师",
-         "个标注员", "个开发", "个坐席"}
+         "个标注员", "个开发"}
+# Staffed seats ('60个坐席') are people at once during the shift, not staff of whom a share is at once (review CH #11).
+SEATS = {"个坐席"}
 
 
 def _people(n: int, noun: str) -> dict[str, int]:
@@ -97,8 +99,8 @@ def users(lang: str) -> Iterator[Clause]:
         for n, noun in itertools.product(counts, ZH_PEOPLE):
             for said in zh_numbers(n):
                 rough = said.startswith(("大概", "约", "差不多", "将近"))
-                yield Clause(f"{said}{noun}", _people(n, noun), rough=rough)
-                yield Clause(f"给{said}{noun}用", _people(n, noun), rough=rough)
+                yield Clause(f"{said}{noun}", _people(n, noun), rough=rough and noun not in SEATS, at_once=noun in SEATS)
+                yield Clause(f"给{said}{noun}用", _people(n, noun), rough=rough and noun not in SEATS, at_once=noun in SEATS)
         for n in counts:
             yield Clause(f"{n}人同时在线", {"users": n}, at_once=True)
             yield Clause(f"并发{n}个用户", {"users": n}, at_once=True)
