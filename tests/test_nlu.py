@@ -13,15 +13,15 @@ import math
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpu_advisor.assistant import reading
 from gpu_advisor.assistant.reading import MAX_MESSAGE_CHARS, Understanding, message, understand
+from gpu_advisor.knowledge.yaml_files import load_yaml
 
 CASES_FILE = Path(__file__).with_name("nlu_cases.yaml")
-CASES = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+CASES = load_yaml(CASES_FILE.read_text(encoding="utf-8"))  # libyaml's loader: 0.06 s, not 0.34, on every collection
 KEYS = {"text", "pending", "expect", "intents", "not_intents", "topic", "absent", "lang", "unknown_model",
         "choice", "only", "note", "scale"}
 

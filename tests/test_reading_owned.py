@@ -17,6 +17,7 @@ import itertools
 import pytest
 
 from gpu_advisor.assistant.reading import understand
+from tests.covering import pairwise, uncovered_pairs
 
 ZH_BEFORE = ["", "你好，", "请问，"]
 ZH_AFTER = ["", "。", "，谢谢", "，怎么配？"]
@@ -40,22 +41,34 @@ def _orders(card: str, job: str, sep: str) -> list[str]:
 
 
 def test_a_counted_card_said_as_the_subject_is_owned_chinese():
+    """Fleets x subjects x jobs x fillers before and after x three orders, as a pairwise covering array
+    (tests/covering.py): every pair of values of any two of them is said together at least once (56
+    messages where the full product was 8,064)."""
     failures = []
-    for (card, want), subject, job, before, after in itertools.product(ZH_FLEETS, ZH_SUBJECTS, ZH_JOBS, ZH_BEFORE, ZH_AFTER):
-        for text in _orders(f"{subject}{card}", job, "，") + [f"{subject}{card} {job}"]:
-            u = understand(before + text + after)
-            if u.updates.get("owned") != [want] or u.updates.get("only"):
-                failures.append(f"{before + text + after!r}: owned {u.updates.get('owned')} only {u.updates.get('only')}")
+    dims = (ZH_FLEETS, ZH_SUBJECTS, ZH_JOBS, ZH_BEFORE, ZH_AFTER, range(3))
+    rows = pairwise(*dims)
+    assert not uncovered_pairs(rows, *dims) and len(rows) == 56
+    for (card, want), subject, job, before, after, order in rows:
+        text = (_orders(f"{subject}{card}", job, "，") + [f"{subject}{card} {job}"])[order]
+        u = understand(before + text + after)
+        if u.updates.get("owned") != [want] or u.updates.get("only"):
+            failures.append(f"{before + text + after!r}: owned {u.updates.get('owned')} only {u.updates.get('only')}")
     assert not failures, f"{len(failures)} misread, e.g. {failures[:5]}"
 
 
 def test_a_counted_card_said_as_the_subject_is_owned_english():
+    """Fleets x jobs x fillers before and after x three orders, as a pairwise covering array (tests/covering.py):
+    every pair of values of any two of them is said together at least once (25 messages where the full product
+    was 648)."""
     failures = []
-    for (card, want), job, before, after in itertools.product(EN_FLEETS, EN_JOBS, EN_BEFORE, EN_AFTER):
-        for text in _orders(card, job, ", ") + [f"we're on {card}, {job}"]:
-            u = understand(before + text + after)
-            if u.updates.get("owned") != [want] or u.updates.get("only"):
-                failures.append(f"{before + text + after!r}: owned {u.updates.get('owned')} only {u.updates.get('only')}")
+    dims = (EN_FLEETS, EN_JOBS, EN_BEFORE, EN_AFTER, range(3))
+    rows = pairwise(*dims)
+    assert not uncovered_pairs(rows, *dims) and len(rows) == 25
+    for (card, want), job, before, after, order in rows:
+        text = (_orders(card, job, ", ") + [f"we're on {card}, {job}"])[order]
+        u = understand(before + text + after)
+        if u.updates.get("owned") != [want] or u.updates.get("only"):
+            failures.append(f"{before + text + after!r}: owned {u.updates.get('owned')} only {u.updates.get('only')}")
     assert not failures, f"{len(failures)} misread, e.g. {failures[:5]}"
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from gpu_advisor.assistant.reading import understand
 from tests.conversation import payload, run_conversation
+from tests.covering import pairwise, uncovered_pairs
 
 ZH_COUNTS = {2: ["2", "两", "二"], 4: ["4", "四"], 8: ["8", "八"]}
 EN_COUNTS = {2: ["2", "two"], 4: ["4", "four"], 6: ["6", "six"], 8: ["8", "eight"], 16: ["16", "sixteen"]}
@@ -24,18 +25,20 @@ ZH_TASKS = ["想部署qwen3-32b，30人用", "想LoRA一下glm-4-9b", "跑deepse
 
 
 def test_a_place_and_an_adverb_before_you_have_keep_the_cards_in_either_order():
+    """Places x adverbs x counts in each spelling x cards x tasks x both orders, as a pairwise covering array
+    (tests/covering.py): every pair of values of any two of them is said together at least once (50 messages
+    where the full product was 7,350)."""
     places = ["机房", "机房里", "实验室", "公司", "我们", "我们公司", "单位"]
     adverbs = ["已经", "现在", "目前", "本来就", "早就"]
-    n = 0
-    for place, adverb, (count, spellings), (card, gpu_id), task in itertools.product(
-            places, adverbs, ZH_COUNTS.items(), ZH_CARDS.items(), ZH_TASKS):
-        for spelled in spellings:
-            said = f"{place}{adverb}有{spelled}张{card}"
-            for text in (f"{said}，{task}", f"{task}，{said}"):
-                got = understand(text, None)
-                assert got.updates.get("owned") == [f"{count}x {gpu_id}"], (text, got.updates)
-                n += 1
-    assert n > 1500
+    counts = [(count, spelled) for count, spellings in ZH_COUNTS.items() for spelled in spellings]
+    dims = (places, adverbs, counts, list(ZH_CARDS.items()), ZH_TASKS, ("said first", "task first"))
+    rows = pairwise(*dims)
+    assert not uncovered_pairs(rows, *dims) and len(rows) == 50
+    for place, adverb, (count, spelled), (card, gpu_id), task, order in rows:
+        said = f"{place}{adverb}有{spelled}张{card}"
+        text = f"{said}，{task}" if order == "said first" else f"{task}，{said}"
+        got = understand(text, None)
+        assert got.updates.get("owned") == [f"{count}x {gpu_id}"], (text, got.updates)
 
 
 @pytest.mark.parametrize("spelled,servers", [("一", 1), ("1", 1), ("两", 2), ("三", 3), ("4", 4)])
@@ -52,20 +55,21 @@ def test_cards_said_with_the_machines_they_sit_in_are_counted_once():
              "our {n} {card}, split across {s} nodes", "we own {n} {card} in {s} boxes of {per}",
              "we have got {n} {card} ({s} {per}-card servers)"]
     tasks = ["serve llama 3.1 70b for 40 users", "fine-tune qwen2.5 32b with lora"]
-    n = 0
-    for form, (count, spellings), (card, gpu_id), servers, task in itertools.product(
-            forms, EN_COUNTS.items(), EN_CARDS.items(), [2, 4], tasks):
-        if count % servers or count == servers:
-            continue
+    # each count in each spelling with each number of servers that holds it evenly, more than one card a server
+    splits = [(count, spelled, servers) for count, spellings in EN_COUNTS.items() for spelled in spellings
+              for servers in (2, 4) if not count % servers and count != servers]
+    # forms x splits x cards x tasks x both orders as a pairwise covering array (tests/covering.py): every pair of
+    # values of any two of them is said together at least once (63 messages where the full product was 1,200)
+    dims = (forms, splits, list(EN_CARDS.items()), tasks, ("said first", "task first"))
+    rows = pairwise(*dims)
+    assert not uncovered_pairs(rows, *dims) and len(rows) == 63
+    for form, (count, spelled, servers), (card, gpu_id), task, order in rows:
         per_slot = 4 if count // servers <= 4 else 8  # the boxes' slots: as many as each holds or more
-        for spelled in spellings:
-            said = form.format(n=spelled, card=card, s=servers, per=per_slot)
-            for text in (f"{said}, {task}", f"{task}; {said}"):
-                got = understand(text, None)
-                assert got.updates.get("owned") == [f"{count}x {gpu_id}"], (text, got.updates)
-                assert got.updates.get("server_gpus") == count // servers, (text, got.updates)
-                n += 1
-    assert n > 300
+        said = form.format(n=spelled, card=card, s=servers, per=per_slot)
+        text = f"{said}, {task}" if order == "said first" else f"{task}; {said}"
+        got = understand(text, None)
+        assert got.updates.get("owned") == [f"{count}x {gpu_id}"], (text, got.updates)
+        assert got.updates.get("server_gpus") == count // servers, (text, got.updates)
 
 
 def test_machines_that_cannot_hold_the_cards_evenly_say_nothing_of_each():

@@ -12,6 +12,7 @@ import pytest
 from gpu_advisor.assistant.reading import understand
 from gpu_advisor.knowledge import rules
 from tests.conversation import payload, run_conversation
+from tests.covering import pairwise, uncovered_pairs
 
 CARDS_EN = {"h100": "h100-sxm", "H100": "h100-sxm", "A100 80GB": "a100-80gb-sxm", "L40S": "l40s", "4090": "rtx-4090",
             "RTX 4090": "rtx-4090", "H200": "h200"}
@@ -27,17 +28,18 @@ def _no_budget(u) -> None:
 
 
 def test_a_few_dollars_said_of_a_card_is_its_rent_per_hour_in_english():
-    n = 0
-    for i, ((name, gpu), link, money, before) in enumerate(itertools.product(
-            CARDS_EN.items(), LINKS_EN, MONEY_EN, BEFORE_EN)):
-        p, after = HOURLY[i % len(HOURLY)], AFTER_EN[i // len(BEFORE_EN) % len(AFTER_EN)]
+    """Cards x links x money forms x fillers before x prices x endings, as a pairwise covering array
+    (tests/covering.py): every pair of values of any two of them is said together at least once (51 messages;
+    the product of the first four was 1,225, with the price and the ending rotated along it)."""
+    dims = (list(CARDS_EN.items()), LINKS_EN, MONEY_EN, BEFORE_EN, HOURLY, AFTER_EN)
+    rows = pairwise(*dims)
+    assert not uncovered_pairs(rows, *dims) and len(rows) == 51
+    for (name, gpu), link, money, before, p, after in rows:
         text = f"{before}{name} {link} {money.format(p=p)}{after}"
         u = understand(text, None)
         got = {q["gpu"]: q.get("usd_per_gpu_hour") for q in u.quotes}
         assert got == {gpu: pytest.approx(p)}, text
         _no_budget(u)
-        n += 1
-    assert n > 1200
 
 
 PAIRS_EN = ["{v} has {c1} at {a} and {c2} at {b}", "{v}: {c1} {a}, {c2} {b}", "on {v} the {c1} is ${a} and the {c2} is ${b}",
@@ -75,18 +77,19 @@ AFTER_ZH = ["", "，想跑qwen2.5-7b推理", "，10个人用", "，贵不贵"]
 
 
 def test_a_few_yuan_said_of_a_card_is_its_rent_per_hour_in_chinese():
+    """Cards x measure words x prices x fillers before x endings, as a pairwise covering array (tests/covering.py):
+    every pair of values of any two of them is said together at least once (39 messages; the product of the
+    first four was 900, with the ending rotated along it)."""
     rate = rules().usd_per_cny
-    n = 0
-    for i, ((name, gpu), measure, (said, yuan), before) in enumerate(itertools.product(
-            CARDS_ZH.items(), MEASURE_ZH, HOURLY_ZH, BEFORE_ZH)):
-        after = AFTER_ZH[i % len(AFTER_ZH)]
+    dims = (list(CARDS_ZH.items()), MEASURE_ZH, HOURLY_ZH, BEFORE_ZH, AFTER_ZH)
+    rows = pairwise(*dims)
+    assert not uncovered_pairs(rows, *dims) and len(rows) == 39
+    for (name, gpu), measure, (said, yuan), before, after in rows:
         text = f"{before}{name}{measure}{said}{after}"
         u = understand(text, None)
         got = {q["gpu"]: q.get("usd_per_gpu_hour") for q in u.quotes}
         assert got == {gpu: pytest.approx(yuan * rate, rel=1e-3)}, text
         _no_budget(u)
-        n += 1
-    assert n > 800
 
 
 BUY_ZH = [("3500", 3500), ("1.6万", 16000), ("两万", 20000), ("8000元", 8000), ("¥12000", 12000)]
