@@ -49,3 +49,11 @@ def test_self_hosting_v3_at_a_daily_volume_weighs_the_two_prices():
     assert "the API at $3.26 per million" in reply.content
     assert api["self_wins_at_capacity"] is False
     assert "Which DeepSeek" not in reply.content
+
+
+@pytest.mark.parametrize("text", ["paying 0.15 per M input and 0.60 per M output", "we pay 0.15 per m in, 0.60 per m out",
+                                  "0.15 per 1M input tokens and 0.6 per 1M output tokens"])
+def test_per_m_prices_are_no_budget(text):
+    u = understand("we use the gpt-4o-mini api, " + text, None)
+    assert u.ask["api_price"] == {"usd_in": 0.15, "usd_out": 0.6}
+    assert "budget_usd" not in u.updates
