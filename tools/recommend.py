@@ -1787,7 +1787,7 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
     fleet = w.network is None and w.spec.pretrains and whole is not None and whole.ok
     one = None if fleet else _one_server(w, gpu, per)
     if one is not None and (one.ok or (w.network == "slow" and one_box_trains(one))):
-        if w.network != "slow" and _rl_squeezed(w, one, whole):
+        if w.network != "slow" and whole is not None and _rl_squeezed(w, one, whole):
             whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses all of them, since on one "
                                   f"server's {per} cards it leaves only {one.headroom_fraction:.0%} of memory for the "
                                   f"rollouts and takes {one.training_hours or 0:,.0f} h; the time assumes a fast "
