@@ -103,7 +103,7 @@ def users_lines(ctx: Any, memory: Any, users: int, data: dict[str, Any]) -> list
             need = k
             break
     context = f"{int(mem.context if mem else data.get('context') or 0):,}"
-    if not need:
+    if not need or mem is None:
         data.update({"users": users, "copies": copies, "users_copies": 0})
         return [ctx.say("parc.users_short", users=users, copies=copies, context=context)]
     assert mem is not None  # the loop found `need` copies that hold the users
