@@ -249,7 +249,9 @@ def import_json(store: HistoryStore, data: Any) -> str:
         for profile in (export.session.profile, export.session.state.profile):
             Profile.model_validate(profile)
     except ValidationError as e:
-        from gpu_advisor.knowledge.loader import error_words  # here only: the app's first screen imports this module
+        from gpu_advisor.knowledge.loader import (
+            error_words,  # here only: the app's first screen imports this module
+        )
 
         where = "; ".join(".".join(str(x) for x in err["loc"]) + f": {error_words(err)}" for err in e.errors()[:3])
         raise HistoryError(f"the export is malformed ({where}); nothing was imported") from None
