@@ -17,7 +17,6 @@ from gpu_advisor.assistant.history import common
 from gpu_advisor.assistant.history.common import HistoryError, StorageError, _storage_problem, new_id
 from gpu_advisor.assistant.history.damage import SQLITE_MAGIC
 from gpu_advisor.assistant.terminal import printable
-from gpu_advisor.knowledge.loader import error_words
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.history.store import HistoryStore
@@ -250,6 +249,10 @@ def import_json(store: HistoryStore, data: Any) -> str:
         for profile in (export.session.profile, export.session.state.profile):
             Profile.model_validate(profile)
     except ValidationError as e:
+        from gpu_advisor.knowledge.loader import (
+            error_words,  # here only: the app's first screen imports this module
+        )
+
         where = "; ".join(".".join(str(x) for x in err["loc"]) + f": {error_words(err)}" for err in e.errors()[:3])
         raise HistoryError(f"the export is malformed ({where}); nothing was imported") from None
     state = export.session.state.model_dump(exclude_unset=True)
