@@ -28,6 +28,14 @@ TAKEN = ("kv8", "int4_kv8")
 PEAK_FROM_USERS = 10
 
 
+def smaller_model_change(w: Workload, model: str) -> dict[str, Any]:
+    """The workload change that tries a smaller model: its own format chosen afresh. A format the user stated was for
+    the model they named, so on their own cards the smaller one may take 4 bits too; '满血版' (the checkpoint's own
+    weights: no format and precision not flexible) stays as it was."""
+    flexible = sorted({*w.flexible, "precision"}) if w.serve_precision is not None else w.flexible
+    return {"model": model, "serve_precision": None, "flexible": flexible}
+
+
 def serving_lever_tries(w: Workload) -> list[tuple[str, dict[str, Any]]]:
     """The serving levers for `w`, each (code, the changed fields); none for a job that does not serve."""
     if not w.spec.serves or w.owned:
@@ -44,7 +52,7 @@ def serving_lever_tries(w: Workload) -> list[tuple[str, dict[str, Any]]]:
             tries.append((f"users_peak={at_once}", {"users": at_once, "population": w.users}))
     smaller = smaller_in_family(w.model, w.line_said)
     if smaller:
-        tries.append((f"model={smaller[0]}", {"model": smaller[0], "serve_precision": None}))
+        tries.append((f"model={smaller[0]}", smaller_model_change(w, smaller[0])))
     return tries
 
 

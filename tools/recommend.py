@@ -79,7 +79,7 @@ from gpu_advisor.tools.inference import (
 )
 from gpu_advisor.tools.kv_format import kv8_format
 from gpu_advisor.tools.lead_time import arrives_late
-from gpu_advisor.tools.levers import serving_lever_tries, takeable
+from gpu_advisor.tools.levers import serving_lever_tries, smaller_model_change, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.multi_lora import MAX_ADAPTERS, MAX_RANK, MultiLoraInput, MultiLoraResult, multi_lora
 from gpu_advisor.tools.offload import MAX_OFFLOAD_GPUS, OffloadInput, OffloadResult, offload
@@ -2571,7 +2571,7 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
     if "context" in w.flexible:
         tries += ladder
     if w.spec.serves and w.users <= LLAMA_CPP_MAX_USERS:  # ... or a smaller model that runs well on it
-        tries += [(f"model={m}", {"model": m, "serve_precision": None}) for m in smaller_in_family(w.model, w.line_said)]
+        tries += [(f"model={m}", smaller_model_change(w, m)) for m in smaller_in_family(w.model, w.line_said)]
     return tries
 
 
