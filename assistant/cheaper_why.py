@@ -44,9 +44,11 @@ def cheaper_why_lines(answer: Answer, lang: str, rows: list[Option], words: Call
         return []
     key = paid_key(rec)
     mine = getattr(best, key)
+    if not mine:  # (a plan with no price in that field: an unpriced Ascend bought, an owned share)
+        return []
     cheaper = [o for o in rows if o.ok and not o.owned and getattr(o, key) and getattr(o, key) < mine
                and (o.gpu, o.gpus) != (best.gpu, best.gpus)]
-    if not mine or not cheaper:
+    if not cheaper:
         return []
     o = min(cheaper, key=lambda x: getattr(x, key))
     codes = why_codes(rec, o)
