@@ -233,6 +233,8 @@ def test_buying_after_renting_at_a_cloud_drops_its_cards_and_says_when_buying_pa
     assert first["profile"]["only"] and first["profile"]["preference"] == "rent"
     assert second["profile"]["only"] is None and second["profile"]["preference"] == "buy"
     rb = second["results"]["recommend"]["rent_or_buy"]
-    assert rb["horizon_months"] == 12 and rb["payback_months"] > 12
-    assert never not in replies[1].content
-    assert "个月回本" in replies[1].content
+    assert rb["horizon_months"] == 12 and (rb["payback_months"] is None or rb["payback_months"] > 12)
+    # a company buying in China is planned on a card sold there officially (h-rank4: the L20 in a server), and at
+    # that price buying never pays against the rent: said so, with the grey-market 5090's reason beside it
+    assert second["decision"]["gpu"] == "l20" and replies[1].content.splitlines()[0].endswith(never)
+    assert "非正规渠道" in replies[1].content
