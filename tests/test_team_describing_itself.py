@@ -46,6 +46,8 @@ def test_the_team_alone_sets_no_users(text: str) -> None:
     ("we're 4 ppl and want an internal assistant", 4),
     ("we're 4 ppl building a chat app for 300 concurrent users", 300),  # the users said beside the team
     ("我们团队五个人，做个AI写作小程序，同时在线大概一百人", 100),
+    ("我们团队10个人，部署个qwen2.5-14b给大家用", 10), ("我们团队十个人，部署一个模型大家一起用", 10),
+    ("we're 6 people, deploying qwen2.5-14b for everyone on the team", 6),
 ])
 def test_a_team_that_uses_it_or_users_said_beside_are_counted(text: str, n: int) -> None:
     assert understand(text).updates.get("users") == n, (text, understand(text).updates)
@@ -62,3 +64,9 @@ def test_conversation_asks_the_users_instead_of_taking_the_team() -> None:
     assert states[-1]["profile"].get("users") is None
     reply = states[-1]["messages"][-1].content
     assert "4 users" not in reply, reply
+
+
+@pytest.mark.parametrize("text", ["我们有4台8卡H100，想知道能不能同时干两件事", "能不能同时跑两个模型", "同时做三件事行吗"])
+def test_things_done_at_once_are_no_people(text: str) -> None:
+    """'同时干两件事' (two jobs at once) counts things: no users, whatever the at-once word before it."""
+    assert "users" not in understand(text).updates, (text, understand(text).updates)

@@ -146,6 +146,8 @@ def server_span(text: str, start: int, end: int, gpu_id: str, per: int,
     if after:
         e0 += after.end()
     said, e0 = server_per_after(text, e0)  # '4台Atlas 800I A2（8卡 64G）': the cards in each, said
+    if said is not None and count > 1 and said == count * per:
+        said = per  # '2 DGX H100 (16 GPUs)': the servers' cards in all, not in each
     per = said or per
     per_server[s0] = per
     return s0, e0, gpu_id, count * per, True
