@@ -92,7 +92,7 @@ def test_the_pick_is_never_behind_on_the_figure_its_job_weighs_first(job):
     ("a second-hand rtx 3090 vs a 4070 ti super for running models at home", ["rtx-3090"]),
     ("4060ti 16g 和 二手3090 24g 买哪个跑本地模型", ["rtx-3090"]),
     ("二手的3090还是全新4070 ti super，本地玩玩", ["rtx-3090"]),
-    ("3090 or 4070 ti super for local llm stuff? which is better", []),
+    ("3090 or 4070 ti super for local llm stuff? which is better", ["rtx-3090"]),  # sold used only (h-rank4)
 ])
 def test_a_card_said_used_has_its_new_price_flagged(text, used):
     reply = run_conversation([text])[-1]
@@ -103,7 +103,7 @@ def test_a_card_said_used_has_its_new_price_flagged(text, used):
     by_id = {f["id"]: f for f in data["cards"]}
     assert [g for g, f in by_id.items() if f.get("used_price")] == used
     assert by_id["rtx-3090"]["buy_price_usd"] == (used_prices()["rtx-3090"].usd if used else find_gpu("rtx-3090").buy_price_usd)
-    marker = " used |" if "used" in text or "second" in text else "（二手）"
+    marker = " used |" if text.isascii() else "（二手）"
     assert (marker in reply.content) == bool(used)
     assert data["verdict"]["pick"] == "rtx-3090"
 

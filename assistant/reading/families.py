@@ -43,7 +43,8 @@ def family_pick(m: Message) -> str | None:
     picks = vocab()["family_picks"][family]
     name = vocab()["family_names"][family]
     kind = next((k for k in SIZE_KINDS if word_pattern(f"family_size_words.{k}").search(m.masked)), None)
-    version = _version_said(m, family) if kind is None else None
+    distill = word_pattern("distill_asked").search(m.masked)  # 'deepseek r1 distill': a distill of it, asked which
+    version = _version_said(m, family) if kind is None and not distill else None
     if version:
         return version  # 'off the deepseek api to self hosting v3': DeepSeek-V3, the family's version said apart
     if kind is None:  # 'qwen' alone: which one is asked, with the family's sizes, never guessed
