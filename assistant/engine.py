@@ -2579,6 +2579,9 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                                        additional_kwargs=_payload("info", topic=code, results=ctx.data,
                                                                   choices=ctx.data["choices"]))]}
     preface = _preface(turn, lang).strip()
+    if preface and ctx.data.get("why"):  # 'why is the l40s slower … just curious': the answer's line first, then what was read
+        first, _gap, rest = text.partition("\n\n")
+        text, preface = f"{first}\n\n{preface}\n\n{rest}", ""
     parts = [f"{preface}\n\n{text}" if preface else text]
     offered = code in OFFERED or (code in ANSWERED_WHOLE and not state.get("results"))
     if offered and not _still_open(state):  # the question answered whole: what can be sized next, offered

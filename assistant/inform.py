@@ -162,6 +162,8 @@ def _spec_table(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
                          for f in facts]),
              row("link", [_link_words(ctx, f) for f in facts]),
              row("power", [f"{f['tdp_w']:,.0f} W" for f in facts])]
+    if (getattr(ctx.turn, "ask", None) or {}).get("why"):  # 'why is X slower … just curious': the figures alone
+        return lines
     if (getattr(ctx.turn, "ask", None) or {}).get("difference"):  # 'X和Y有啥区别': where each may be sold, no prices
         from gpu_advisor.assistant.card_diff import market_cell
 
@@ -375,7 +377,7 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
 
 
 def compare_cards(ctx: Context) -> str:
-    from gpu_advisor.assistant import card_job, verdict
+    from gpu_advisor.assistant import card_job, verdict, why_slower
     from gpu_advisor.assistant.replace_count import replace_lines, replace_verdict
     from gpu_advisor.assistant.verdict_agree import agree
 
@@ -411,6 +413,7 @@ def compare_cards(ctx: Context) -> str:
         return "\n".join([*lines, *([""] + used if used else []), *(["", sized] if sized else [])])
     final: list[str] = []
     jobs = (getattr(ctx.turn, "ask", None) or {}).get("jobs")
+    why = bool((getattr(ctx.turn, "ask", None) or {}).get("why"))
     if len(facts) >= 2 and jobs:  # 'running models + small finetunes': each part weighed, then one pick for the mix
         from gpu_advisor.assistant import mixed_job
 
@@ -419,11 +422,14 @@ def compare_cards(ctx: Context) -> str:
         final = ["", last]
     elif len(facts) >= 2:  # no workload sized: the job said (or the usual one) weighs the figures; the last line says which
         kind = verdict.job_of(ctx)
-        held, differ = verdict.fit_lines(ctx, facts[:2], kind)
+        said = why_slower.model_lines(ctx, facts[:2]) if why else []  # '… at serving a 70b model': that model on each
+        held, differ = (said, True) if said else verdict.fit_lines(ctx, facts[:2], kind)
         lines += ["", *held]
         final = ["", verdict.verdict_line(ctx, facts[:2], kind, differ)]
     lines += [""] + used if used else []
-    if ctx.profile.get("phase") or ctx.profile.get("model"):
+    if why and len(facts) >= 2 and (first := why_slower.lead(ctx, facts[:2])):
+        lines = [first, "", *lines]  # 'why is the l40s slower … just curious': the answer first
+    elif (ctx.profile.get("phase") or ctx.profile.get("model")) and not why:
         lines += ["", ctx.say("info.compare.later")]
     return "\n".join(lines + final)  # no job yet: the invitation to describe one follows (engine)
 

@@ -131,6 +131,31 @@ def _reasoning_output(p: Profile) -> int | None:
     return reasoning_output(p["model"]) if p.get("model") else None
 
 
+def _model_for_job(p: Profile, lang: str, usual: str) -> str | None:
+    """The model taken for a job that wants another than the usual one: an embedding model for 'embed 10M documents',
+    a model that writes the user's language for '帮我写小说 … 中文网文'; None: the usual one."""
+    if p.get("encoder_job"):
+        return ENCODER_MODELS[p["encoder_job"]]
+    return language_model_for(p, lang, usual)
+
+
+def language_model_for(p: Profile, lang: str, usual: str) -> str | None:
+    """The model taken when none is named and the work writes text in the conversation's language, other than English
+    (a use case with writes_user_language: '帮我写小说', '写中文网文'): the catalog's model strong in that language
+    nearest the usual default's size (knowledge.language_pick); None otherwise (English users keep the default)."""
+    if lang == "en" or not p.get("use_case"):
+        return None
+    from gpu_advisor.knowledge.use_cases import use_case
+
+    use = use_case(p["use_case"])
+    if use is None or not use.writes_user_language:
+        return None
+    from gpu_advisor.knowledge.language_pick import language_model
+
+    model = language_model(lang, usual)
+    return model.id if model else None
+
+
 def reasoning_context(p: Profile) -> int:
     """A reasoning model's context when none is said (knowledge rules.reasoning_context_tokens, within what the model
     reads): room for its thinking before the answer (review BJ #18); 0 for other models."""
@@ -296,8 +321,8 @@ class Slot:
             return own[lang]
         if self.name == "users" and profile.get("users_range"):
             return range_point(profile["users_range"])
-        if self.name == "model" and profile.get("encoder_job"):
-            return ENCODER_MODELS[profile["encoder_job"]]  # 'embed 10M documents': an embedding model, not a chat one
+        if self.name == "model" and (chosen := _model_for_job(profile, lang, self.default)):
+            return chosen
         if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)
                                      or (profile.get("personal") and not profile.get("population"))):
             return 1
@@ -331,6 +356,10 @@ class Slot:
         key = f"slot.{self.name}.default"
         if self.name == "model" and profile.get("encoder_job"):
             return say(lang, key + "_" + profile["encoder_job"])
+        if self.name == "model" and (written := language_model_for(profile, lang, self.default)):
+            from gpu_advisor.knowledge import find_model
+
+            return say(lang, key + "_language", model=find_model(written).name, usual=find_model(self.default).name)
         if self.name == "users" and profile.get("users_range"):
             low, high = profile["users_range"]
             return say(lang, key + ("_range" if high else "_open_range"), n=f"{range_point(profile['users_range']):,}",

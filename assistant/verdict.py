@@ -19,7 +19,8 @@ FIGURES = {"memory": "memory_gb", "bandwidth": "memory_bandwidth_gbps", "compute
 # (prefill, the first token) wants compute.
 JOB_ORDER = {"local": ("memory", "bandwidth", "compute"), "usual": ("memory", "bandwidth", "compute"),
              "train": ("memory", "compute", "bandwidth"), "serve": ("bandwidth", "memory", "compute"),
-             "prefill": ("compute", "bandwidth", "memory")}  # reading a long prompt: the time to first token
+             "prefill": ("compute", "bandwidth", "memory"),  # reading a long prompt: the time to first token
+             "decode": ("bandwidth", "memory", "compute")}  # writing one user's tokens (assistant/why_slower.py)
 # The conversation's phase as a comparison's job.
 PHASE_JOB = {"fine-tune": "train", "train": "train", "serve": "serve", "batch": "serve"}
 # A ratio closer to 1 than this is "about the same" (as in assistant.inform).
@@ -40,7 +41,8 @@ FIT_CONTEXT = 8192
 FIT_SEQ_LEN = 2048
 # The fits tried per job: (fit tool phase, method or precision); local and usual: 4-bit weights on llama.cpp.
 JOB_FITS = {"local": (("serve", "q4_k_m"),), "usual": (("serve", "q4_k_m"),), "serve": (("serve", "int8"),),
-            "train": (("train", "full"), ("train", "lora"), ("train", "qlora")), "prefill": (("serve", "int8"),)}
+            "train": (("train", "full"), ("train", "lora"), ("train", "qlora")), "prefill": (("serve", "int8"),),
+            "decode": (("serve", "int8"),)}
 
 
 def job_of(ctx: Any) -> str:
@@ -174,6 +176,8 @@ def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: b
         used = cheap[0] == "buy" and pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or []) and not (
             pick.get("used_price"))  # priced used already (h-used): no 'its new price' remark
         key = "verdict.unless_price.used" if used else f"verdict.unless_price.{cheap[0]}"  # '二手3090': its new price
+        if (getattr(ctx.turn, "ask", None) or {}).get("why"):  # 'why is X slower … just curious': nothing bought
+            return gap.join(parts)
         if (getattr(ctx.turn, "ask", None) or {}).get("difference"):  # 'X和Y有啥区别': no prices unless asked
             key = "verdict.unless_price.unpriced"
         parts.append(ctx.say(key, other=other["name"], card=pick["name"], a=ctx.usd(lo), b=ctx.usd(hi)))

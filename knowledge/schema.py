@@ -317,6 +317,10 @@ class ModelArch(Record):
     yarn_original: int | None = Field(default=None, gt=0, description="the native context YaRN scales from "
                                       "(original_max_position_embeddings); None: max_context")
     tied_embeddings: bool = False
+    strong_languages: list[str] = Field(
+        default=[], description="languages besides English its model card and public benchmarks (C-Eval, CMMLU) show it "
+        "writes well ('zh'): the model taken when the user's work is writing in that language and no model is named "
+        "(knowledge.language_pick)")
     attention: Literal["mha", "gqa", "mla", "sliding", "hybrid"]
     sliding_window: int | None = Field(default=None, gt=0)
     sliding_layers: int = Field(default=0, ge=0, description="how many layers use the sliding window")

@@ -23,6 +23,8 @@ class UseCase(Record):
     prompt_tokens: int = Field(gt=0, description="tokens of a typical prompt")
     output_tokens: int = Field(gt=0, description="tokens of a typical answer")
     context: int = Field(gt=0, description="tokens of context per conversation to size for")
+    writes_user_language: bool = Field(False, description="the text written is in the user's own language (a novel "
+                                       "in Chinese): no model named, one strong in that language is taken")
 
     @model_validator(mode="after")
     def _context_holds_a_request(self) -> UseCase:

@@ -37,6 +37,14 @@ def difference_asked(m: Message) -> bool:
     return bool(word_pattern("difference_asked").search(m.masked) or word_pattern("difference_asked").search(_typed(m)))
 
 
+def curious_why(m: Message, u: Understanding) -> bool:
+    """Why one card is slower or faster than the other, asked out of curiosity ('why is the l40s so much slower than
+    an h100 at serving a 70b model … just curious', '为什么L40S跑70B推理比H100慢那么多，不买卡，就是好奇'): the two
+    cards are compared for the job named, never a plan sized, whatever model is said."""
+    return "no_sizing" in u.intents and bool(word_pattern("why_slower").search(m.masked)
+                                             or word_pattern("why_slower").search(_typed(m)))
+
+
 def compare_job(m: Message) -> str | None:
     """The job a comparison is for, from the message's words, or None."""
     for text in (m.masked, _typed(m)):
@@ -65,7 +73,13 @@ def read_compare_job(m: Message, u: Understanding) -> None:
     if "compare_cards" not in u.intents and u.also != "compare_cards":
         return
     job = compare_job(m)
+    if job in (None, "serve") and curious_why(m, u) and (
+            word_pattern("decode_cue").search(m.masked) or word_pattern("decode_cue").search(_typed(m))):
+        job = "decode"  # 'why is the l40s slower at serving a 70b': one user's tokens, written one at a time
     jobs = compare_jobs(m)
+    if curious_why(m, u):  # asked out of curiosity: the answer leads, no prices weighed, nothing sized beside it
+        u.ask = {**u.ask, "why": True}
+        u.compare_gpus, u.whatif_gpus = [], None
     if len(jobs) == 2 and set(jobs) == {"local", "train"}:
         u.ask["jobs"] = jobs  # 'macbook m4 pro vs a 4090 desktop, running models + small finetunes': each part weighed
     used = [gpu_id for start, end, gpu_id, _n in m.gpus
@@ -90,8 +104,8 @@ def read_versus(m: Message, u: Understanding) -> None:
     """Two or more cards named as the choice beside a job to size ('for serving llama 3.1 8b which is better value,
     L4 or 4090', 'H100 or H200 and how many'): the plan, then the cards compared on that job with a verdict among
     them (the same reply as 'H20 和 L20 差多少？… 选哪个'), though no comparison word was said."""
-    if len(u.compare_gpus) < 2 or not {"phase", "model"} & set(u.updates):
-        return
+    if len(u.compare_gpus) < 2 or not {"phase", "model"} & set(u.updates) or curious_why(m, u):
+        return  # 'why is the l40s slower than an h100 at serving a 70b … just curious': the comparison alone
     if u.updates.get("phase", "serve") == "serve" and compare_job(m) == "local":
         u.updates["phase"] = "serve"  # '2x 3090 or one 5090 for local llms, mostly 70b': running the model, at home
         u.updates.setdefault("precision", "q4_k_m")  # the usual 4-bit GGUF at home (said as an assumption)

@@ -205,6 +205,8 @@ def read_question(m: Message, u: Understanding) -> None:
     code = _question(m, u)
     if code is None:
         return
+    from gpu_advisor.assistant.reading.compare_job import curious_why
+
     own = set(vocab()["question_slots"][code])
     if code == "out_of_scope":
         unknown = u.unknown_model and not _names_the_job(m, u.unknown_model)  # "hunyuan video" is the job itself
@@ -219,8 +221,10 @@ def read_question(m: Message, u: Understanding) -> None:
         return  # "is 4-bit good enough for chat?": the glossary's quantization entry answers it
     elif code == "quality" and word_pattern("quality_not").search(m.masked):
         return  # "is 24 GB good enough?": a hardware question
-    elif ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale \
-            or (code in ALSO and code != "engine_choice" and set(u.updates) - own - m.weak):
+    elif not (code == "compare_cards" and curious_why(m, u)) and (  # 'why is the l40s slower than an h100 at serving
+            # a 70b … just curious': the cards compared, no plan
+            ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale
+            or (code in ALSO and code != "engine_choice" and set(u.updates) - own - m.weak)):
         # "20 users, is the B200 in stock anywhere?" at a question: the value taken, the question kept too
         _also(m, u, code)  # a sizing request that also asks something: sized, and the question answered after
         return
