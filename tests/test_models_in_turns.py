@@ -131,3 +131,25 @@ def test_correction_next_turn_sizes_each_alone(first: str, correction: str) -> N
 def test_each_first_turn_sizes_each_alone(text: str) -> None:
     state = run_states([text])[0]
     _each_reply(state, state["profile"]["model"], state["also"]["model"])
+
+
+FORMATS_EN = ["i own a mac studio m2 ultra with 192gb, run {a} at {p} and {b} at {q}, tok/s on each?",
+              "on my m2 ultra 192gb mac studio: {a} in {p}, {b} in {q}. what speed for each?"]
+FORMATS_ZH = ["我有一台192GB的M2 Ultra，{a}用{p}，{b}用{q}，各自多少token/s", "我的192GB M2 Ultra上，{a}跑{p}、{b}跑{q}，分别多快？"]
+SAID = {"q8": "q8_0", "q4": "q4_k_m"}
+
+
+@pytest.mark.parametrize("form,pair,formats", list(itertools.product(FORMATS_EN + FORMATS_ZH, PAIRS[:2],
+                                                                     [("q8", "q4"), ("q4", "q8")])))
+def test_each_model_keeps_its_own_format(form: str, pair: tuple[str, str], formats: tuple[str, str]) -> None:
+    (a, b), (p, q) = pair, formats
+    u = understand(form.format(a=NAMES[a], b=NAMES[b], p=p, q=q), None)
+    assert (u.updates["model"], u.updates["precision"]) == (a, SAID[p])
+    assert u.second is not None and (u.second["model"], u.second["precision"], u.second["together"]) == (b, SAID[q], False)
+
+
+def test_own_formats_are_sized_and_said() -> None:
+    reply = run_states(["i own a mac studio m2 ultra with 192gb, run llama 3.3 70b at q8 and mistral large 2 at q4, "
+                        "tok/s on each?"])[0]["messages"][-1].content
+    assert "Llama 3.3 70B in q8_0 at about 8.6 tokens/s" in reply
+    assert re.search(r"Mistral Large 2 123B on its own[^\n]*in q4_k_m[^\n]*about 6\.8 tokens/s", reply)

@@ -102,6 +102,16 @@ def _each(flat: str, first: Understanding, second: Understanding) -> None:
                 b.updates[key] = a.updates[key]
 
 
+def _formats(u: Understanding, first: Understanding, second: Understanding) -> None:
+    """'llama 3.3 70b at q8 and mistral large 2 at q4': each model its own format; one said once ('both q8',
+    'llama 3.3 70b and mistral large 2 at q8') is both models' (pairing.second_workload)."""
+    if first.updates.get("precision"):
+        u.updates["precision"] = first.updates["precision"]
+    own = second.updates.get("precision")
+    if own and own != u.updates.get("precision") and u.second is not None:
+        u.second["precision"] = own
+
+
 def read_second(raw: str, pending: str | None, u: Understanding,
                 understand: Callable[[str, str | None], Understanding]) -> None:
     """Find a second job or model in the message and move it out of the first job's slots into `u.second`."""
@@ -149,6 +159,7 @@ def read_second(raw: str, pending: str | None, u: Understanding,
         together, said = _together(flat, (phase, sp or phase), alone)
         u.second = {"phase": sp or phase, "model": sm or model, "users": second.updates.get("users"),
                     "batch_items": second.updates.get("batch_items"), "together": together, "together_said": said}
+        _formats(u, first, second)
         run = {k: second.updates[k] for k in RUN_KEYS if second.updates.get(k)} if sp == "fine-tune" else {}
         if run:  # the training run's own settings ('全参微调…数据2亿token'), for a split of the cards owned
             u.second["run"] = run
