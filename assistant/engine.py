@@ -84,7 +84,7 @@ from gpu_advisor.assistant.reading.generation import missing_size, same_generati
 from gpu_advisor.assistant.reading.hybrid import hybrid_name, hybrid_named
 from gpu_advisor.assistant.reading.literal import literal_kind, literal_kinds
 from gpu_advisor.assistant.reading.money_period import once_said
-from gpu_advisor.assistant.reading.multi import added_model
+from gpu_advisor.assistant.reading.multi import added_model, turns_said
 from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
@@ -659,7 +659,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "this_machine" in u.intents and (profile.owned or profile.only):
         u.intents = u.intents - {"this_machine"}  # '这台机器最多能撑多少人': the machine described (8 × 910B), not this one
     second = None if u.topic else added_model(u, profile.model_dump(), updates) or swapped_job(
-        state.get("also"), profile.model_dump(), updates)
+        state.get("also"), profile.model_dump(), updates) or turns_said(text, state.get("also"))  # 'one or the other'
     if second and second.get("model") and not _known_model(second["model"]):
         second = None
     unknown_card = _described_card(u, state, updates, lang, turn)

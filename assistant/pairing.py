@@ -16,10 +16,12 @@ from gpu_advisor.tools.recommend import Recommendation, Workload
 
 
 def second_workload(w: Workload, also: dict[str, Any]) -> Workload:
-    """The second job as the tools see it: the first job's settings, with its own kind, model and load."""
+    """The second job as the tools see it: the first job's settings (its weight format too), with its own kind,
+    model and load."""
     phase = also.get("phase") or ("serve" if w.spec.serves else "batch")
+    # the weight format said once for both ('both q8', 'llama 70b and mistral large at q8', '都用q8') is each one's
     update: dict[str, Any] = {"phase": phase, "model": also.get("model") or w.model, "deadline_hours": None,
-                              "serve_precision": None}
+                              "serve_precision": also.get("precision") or w.serve_precision}
     if phase == "batch":
         update["batch_items"] = also.get("batch_items") or SLOTS["batch_items"].default
     else:
@@ -184,6 +186,11 @@ def pair_words(result: dict[str, Any] | None, also: dict[str, Any] | None, lang:
         text = say(lang, "pair.apart_batch", **values, items=f"{items:,}", hours=hours(r.second_hours))
         if not also.get("batch_items"):
             text += say(lang, "pair.items_assumed", items=f"{items:,}")
+    elif r.second_tokens_per_s and r.second_precision:  # its own speed and format, as the plan says the first's
+        from gpu_advisor.assistant.writers import tps
+
+        text = say(lang, "pair.apart_serve_speed", **values, gb=gb(r.second_per_gpu_bytes or 0),
+                   precision=r.second_precision, tps=tps(r.second_tokens_per_s))
     else:
         text = say(lang, "pair.apart_serve", **values, gb=gb(r.second_per_gpu_bytes or 0))
     if not also.get("together_said"):

@@ -58,7 +58,7 @@ class PairResult(Explained):
     gpus_planned: int
     together: bool
     first_per_gpu_bytes: float = Field(description="the first job's memory on each card")
-    second_per_gpu_bytes: float | None = Field(None, description="the second job's memory on each card; None: it "
+    second_per_gpu_bytes: float | None = Field(None, description="the second job's memory on each of the plan's cards; None: it "
                                                                  "does not load there")
     capacity_bytes: float = Field(description="each card's memory")
     fits: bool = Field(description="the plan's cards hold what must be loaded at once")
@@ -66,6 +66,7 @@ class PairResult(Explained):
     second_hours: float | None = Field(None, description="a second batch job's run on the cards that hold both "
                                                          "(gpus_needed, else the plan's)")
     second_tokens_per_s: float | None = Field(None, description="a second served model's speed per user there")
+    second_precision: str | None = Field(None, description="the second served model's weight format there")
     split: list[Share] = Field(default_factory=list, description="two services each on its own share of the plan's "
                                                                    "cards (first, second); empty: no split holds both")
 
@@ -120,7 +121,8 @@ def pair(inp: PairInput) -> PairResult:
     gpu = find_gpu(inp.gpu)
     capacity = _capacity(second if first is None else first, inp)
     a_bytes = inp.first_per_gpu_bytes or _per_gpu(first)
-    fits = _holds(inp, a_bytes, _per_gpu(second), capacity)
+    b_bytes = _per_gpu(second)  # on the plan's cards, beside the first's own bytes there (never on more cards)
+    fits = _holds(inp, a_bytes, b_bytes, capacity)
     needed = inp.gpus if fits else None
     for n in (c for c in COUNTS if c > inp.gpus):
         if needed is not None:
@@ -129,13 +131,13 @@ def pair(inp: PairInput) -> PairResult:
         if _holds(inp, _per_gpu(a), _per_gpu(b), _capacity(a, inp)):
             needed, second = n, b  # the second job as it runs on the cards that hold both
     a_bytes = a_bytes or 0.0
-    b_bytes = _per_gpu(second)
     result = PairResult(gpu=gpu.id, gpu_name=gpu.name, gpus_planned=inp.gpus, together=inp.together,
                         first_per_gpu_bytes=a_bytes, second_per_gpu_bytes=b_bytes, capacity_bytes=capacity,
                         fits=fits, gpus_needed=needed,
                         second_hours=second.job_hours if second and second.serves and inp.second.spec.batch else None,
                         second_tokens_per_s=second.decode_tokens_per_s if second and second.serves
-                        and inp.second.spec.serves else None)
+                        and inp.second.spec.serves else None,
+                        second_precision=second.precision if second and second.serves else None)
     result.split = split(inp)
     if result.split:
         result.assumptions.append("split: each model on its own cards, its own engine, tensor-parallel within them")

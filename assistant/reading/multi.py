@@ -59,14 +59,24 @@ def _job(u: Understanding) -> tuple[str | None, str | None]:
     return phase, model if isinstance(model, str) else None
 
 
-def _together(flat: str, kinds: tuple[str | None, str | None]) -> tuple[bool, bool]:
+def _together(flat: str, kinds: tuple[str | None, str | None], alone: bool = False) -> tuple[bool, bool]:
     """(at the same time, said so): said words first; else two services run together and a batch job
-    is assumed to run in its own window."""
+    is assumed to run in its own window; `alone`: each model's figures asked on one's own machine, so in turns."""
     if word_pattern("multi_apart").search(flat):  # "白天10个人同时用，晚上跑批量": the window decides, not the people
         return False, True
     if word_pattern("multi_together").search(flat):
         return True, True
-    return all(kind in (None, "serve") for kind in kinds), False
+    return not alone and all(kind in (None, "serve") for kind in kinds), False
+
+
+def _each_alone(flat: str, u: Understanding, sides: tuple[Understanding, Understanding]) -> bool:
+    """"what tok/s would i get on each", "各自能跑多少": two models on the user's own machine, each one's figures
+    asked: each model alone (one at a time), not both loaded at once. A load of people said ("30 users each")
+    is two services, together."""
+    if not u.updates.get("owned") or any(k in side.updates for side in sides for k in ("users", "population",
+                                                                                        "users_range")):
+        return False
+    return bool(word_pattern("multi_each_alone").search(flat))
 
 
 def _splits(flat: str, side_by_side: bool = False) -> list[int]:
@@ -92,6 +102,16 @@ def _each(flat: str, first: Understanding, second: Understanding) -> None:
                 b.updates[key] = a.updates[key]
 
 
+def _formats(u: Understanding, first: Understanding, second: Understanding) -> None:
+    """'llama 3.3 70b at q8 and mistral large 2 at q4': each model its own format; one said once ('both q8',
+    'llama 3.3 70b and mistral large 2 at q8') is both models' (pairing.second_workload)."""
+    if first.updates.get("precision"):
+        u.updates["precision"] = first.updates["precision"]
+    own = second.updates.get("precision")
+    if own and own != u.updates.get("precision") and u.second is not None:
+        u.second["precision"] = own
+
+
 def read_second(raw: str, pending: str | None, u: Understanding,
                 understand: Callable[[str, str | None], Understanding]) -> None:
     """Find a second job or model in the message and move it out of the first job's slots into `u.second`."""
@@ -113,8 +133,10 @@ def read_second(raw: str, pending: str | None, u: Understanding,
         two_models = bool(lm and rm and lm != rm and "fine-tune" not in (lp, rp)
                           and (lp or rp or u.updates.get("phase") in INFERENCE or u.updates.get("phase") is None))
         plain = side_by_side and cut not in _splits(flat)
-        if not (two_jobs or two_models) or (plain and (_bare_size(rm) or u.updates.get("personal"))):
+        alone = _each_alone(flat, u, (left, right))
+        if not (two_jobs or two_models) or (plain and (_bare_size(rm) or (u.updates.get("personal") and not alone))):
             continue  # 'qwen2.5 14b, 32b': one model's sizes; one person's two models: used one at a time
+            # (unless each one's figures are asked: '分别能跑多快', both sized, in turns)
         first, second = (right, left) if two_jobs and RANK[str(lp)] > RANK[str(rp)] else (left, right)
         _each(flat, first, second)
         fp, fm = _job(first)
@@ -134,9 +156,10 @@ def read_second(raw: str, pending: str | None, u: Understanding,
         u.updates["phase"] = "production" if u.updates.get("phase") == "production" and phase == "serve" else phase
         if model:
             u.updates["model"] = model
-        together, said = _together(flat, (phase, sp or phase))
+        together, said = _together(flat, (phase, sp or phase), alone)
         u.second = {"phase": sp or phase, "model": sm or model, "users": second.updates.get("users"),
                     "batch_items": second.updates.get("batch_items"), "together": together, "together_said": said}
+        _formats(u, first, second)
         run = {k: second.updates[k] for k in RUN_KEYS if second.updates.get(k)} if sp == "fine-tune" else {}
         if run:  # the training run's own settings ('全参微调…数据2亿token'), for a split of the cards owned
             u.second["run"] = run
@@ -227,3 +250,13 @@ def added_model(u: Understanding, current: dict[str, Any], updates: dict[str, An
         updates.pop(key, None)
     return {k: v for k, v in second.items() if k != "added"} | {"phase": second["phase"] or
                                                                  INFERENCE[str(current["phase"])]}
+
+
+def turns_said(raw: str, also: dict[str, Any] | None) -> dict[str, Any] | None:
+    """"no not at the same time lol, one or the other", "不是同时，轮流跑" after a plan that loaded two models at
+    once, or that assumed them in turns: the second job again, in turns with the first, said so now. None: no such
+    words, or in turns as said already."""
+    if not also or (not also.get("together") and also.get("together_said")) or also.get("running") \
+            or also.get("phase") not in (None, "serve", "batch") or not word_pattern("multi_turns_said").search(_flat(raw)):
+        return None
+    return {**also, "together": False, "together_said": True}
