@@ -14,6 +14,7 @@ from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
 from gpu_advisor.assistant.asked_format import stated_format_memory
+from gpu_advisor.assistant.budget_holds import budget_holds_line, held_block
 from gpu_advisor.assistant.budget_horizon import horizon_rent
 from gpu_advisor.assistant.budget_room import budget_room_lines
 from gpu_advisor.assistant.catalog import formula_words, localise, say
@@ -628,7 +629,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += _levers(rec, lang)
     lines += lever_lines(rec, lang)  # prefix caching, speculative decoding (assistant/serving_levers.py)
     lines += _one_card_lines(answer, lang)
-    lines += _budget_lines(rec, lang)
+    # nothing meets the budget: what it buys of the closest option, and how many it serves (assistant.budget_holds)
+    lines += _budget_lines(rec, lang) if best is not None else held_block(rec, lang, bought_words, cash, tps)
     lines += [] if own_prices or rec.offload_leads or rec.pool_leads else _rent_or_buy_lines(rec, lang)
     restricted = {x.partition(EXPORT_SAID)[0] for x in (best.warnings if best else []) if EXPORT_SAID in x}
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
@@ -1666,7 +1668,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         line = near_budget_line(rec, bought_words(best), usd, cash(w.budget_usd, rec), lang) or line  # '左右'
         if best.host_usd and best.sold_in == 1:  # the PC or workstation around consumer cards
             line += say(lang, "budget.host", usd=cash(best.host_usd, rec))
-        lines.append(line)
+        lines += [line, *budget_holds_line(rec, lang, bought_words, cash, tps)]  # what the budget buys serves fewer
     elif w.budget_usd is not None and w.spec.serves and best.usd_per_month is not None:
         # a one-off budget while renting: does it pay for a year of it, and what would buying cost
         from gpu_advisor.tools.recommend import BUDGET_MONTHS
@@ -1691,7 +1693,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
             option = say(lang, "table.whole_unit", price=option, n=best.sold_in) if partial_server(best) else option
             line += say(lang, "budget.buy_too", option=option, usd=cash(best.purchase_usd, rec),
                         verdict=say(lang, "budget.over" if buys_over_budget(w, best) else "budget.within"))
-        lines += [line, *(horizon[1] if horizon else [])]
+        lines += [line, *budget_holds_line(rec, lang, bought_words, cash, tps), *(horizon[1] if horizon else [])]
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
     if best.used_price and rec.action == "buy":

@@ -32,6 +32,13 @@ def _memory_variant(text: str, start: int, end: int, gpu_id: str, index: dict[st
     return gpu_id, end
 
 
+def _machines_before(text: str, s0: int, count_after: bool) -> re.Match[str] | None:
+    """The machines counted before the cards ('2 servers each with 8 A100'); with the cards' count after the card
+    only where each machine's was said ('2台机器 每台4090八张', not '2 servers with a100 x 8')."""
+    machines = word_pattern("gpu_machines_before").search(text[max(0, s0 - 48):s0])
+    return None if count_after and machines and "each" not in machines.group(0) else machines
+
+
 def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str],
               notes: list[Note], per_server: dict[int, int] | None = None) -> tuple[int, int, str, int, bool]:
     """A catalog card named at start:end with the words that go with it: its count before or after it ("two
@@ -53,11 +60,11 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
     count = max(count, 1)
     if e0 == end:  # the memory said after the name first: 'two 8x 910b 64g nodes' has its machines after the memory
         gpu_id, e0 = _memory_variant(text, start, end, gpu_id, index, lead, notes)
-    machines = word_pattern("gpu_machines_before").search(text[max(0, s0 - 48):s0]) if m or not a else None
+    machines = _machines_before(text, s0, bool(a and not m))
     each = word_pattern("machines_counted_before").search(text[max(0, s0 - 8):s0]) if m else None
     after = word_pattern("machines_after").match(text[e0:e0 + 24]) if each else None
     if machines and int(machines.group(1)) > 0:
-        if m:  # "2 servers each with 8 A100": the machines multiply the cards
+        if m or a:  # "2 servers each with 8 A100", '2台机器 每台4090八张': the machines multiply the cards
             per = count
             count *= int(machines.group(1))
         elif not gpu_id.startswith("apple-"):  # "2 servers with A100s": how many in each is not said

@@ -85,11 +85,9 @@ def _read_prices(m: Message, u: Understanding) -> None:
     if u.prices:
         _horizon(m, u)
     if u.prices:
-        for slot in ("budget_usd", "budget_usd_per_month", "preference"):
-            u.updates.pop(slot, None)
+        _no_budget(m, u)
         if "reserve" in u.intents:
             u.updates["preference"] = "rent"  # on demand or reserved: renting either way
-        u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
         if "model" in u.updates or u.unknown_model:  # a workload too: sized (on the card priced), then compared
             u.also = "reserve" if "reserve" in u.intents else "rent_buy"
             if u.cards and not u.updates.get("owned"):  # the card priced, as many as the job needs
@@ -115,7 +113,7 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
     if q.extra == "EUR" or usd <= 0:
         return None
     left, _right = clause_bounds(m.masked, q.start, q.end)
-    before = m.masked[max(left, q.start - 40):q.start].split(",")[-1]
+    before = _before(m, q)
     after = _after(m, q)
     if word_pattern("price_not").search(before):
         return None  # "budget $30k": what may be spent, not what a card costs
@@ -254,6 +252,29 @@ def _per_time(m: Message, q: Quantity) -> bool:
                 or word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24])
                 or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - 24):q.start])
                 or word_pattern("money_monthly").search(m.masked[q.end:q.end + 16]))
+
+
+def _before(m: Message, q: Quantity) -> str:
+    """The words of q's clause just before it (to the comma before)."""
+    left, _right = clause_bounds(m.masked, q.start, q.end)
+    return m.masked[max(left, q.start - 40):q.start].split(",")[-1]
+
+
+def _no_budget(m: Message, u: Understanding) -> None:
+    """Prices said: the amounts are prices, no budget, and no way preferred -- unless a budget is said beside them
+    ('报了一台8卡4090服务器二十八万，预算三十万以内', 'quoted $40k, budget under $45k'): that one is kept (review CJ #6)."""
+    u.updates.pop("preference", None)
+    if _budget_said(m):
+        return
+    for slot in ("budget_usd", "budget_usd_per_month"):
+        u.updates.pop(slot, None)
+    u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
+
+
+def _budget_said(m: Message) -> bool:
+    """Money said as what may be spent beside the prices ('budget under $45k', '预算三十万以内'): a budget the plan
+    keeps to, never one of the prices."""
+    return any(q.role == "money" and word_pattern("price_not").search(_before(m, q)) for q in _amounts(m))
 
 
 def _amounts(m: Message) -> list[Quantity]:
