@@ -665,6 +665,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     unknown_card = _described_card(u, state, updates, lang, turn)
     if u.owned_untyped and u.ask.get("fewer") and len(profile.owned or []) == 1:
         u.owned_untyped = None  # '只给我们两张卡呢': fewer of the cards they own, no new cards of an unsaid type
+    if u.owned_untyped and u.owned_untyped == _owned_total(profile.owned):
+        u.owned_untyped = None  # 'we have 16 gpus tho': the cards already said (16 × A100 80GB), restated, their type kept
     untyped = _owned_untyped(u, state, updates, turn)
     if set(updates) == {"redundancy"} and state.get("results") and u.intents & {"servers_count", "total_cost"}:
         updates.pop("redundancy")  # "容灾的话需要几台 两个机房": a question about the plan on screen, answered from it
@@ -1704,6 +1706,19 @@ def _family_answered(u: Understanding, state: AdvisorState) -> str | None:
     if isinstance(asked, str) and isinstance(spec, str):
         u.updates["model"] = family_size(asked, spec) or spec
     return family_asked(u.notes)
+
+
+def _owned_total(owned: list[str] | None) -> int | None:
+    """The cards owned in all when they are one card ('16x a100-80gb-sxm', or two servers' '8x' of it); else None."""
+    from gpu_advisor.tools.recommend import parse_owned
+
+    try:
+        parsed = [parse_owned(x) for x in owned or []]
+    except (ValueError, KeyError):
+        return None
+    if not parsed or len({gpu.id for _, gpu in parsed}) > 1:
+        return None
+    return sum(n for n, _ in parsed)
 
 
 def _owned_untyped(u: Understanding, state: AdvisorState, updates: dict[str, Any], turn: Turn) -> int | None:

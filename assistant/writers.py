@@ -2083,7 +2083,11 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
         if best.replicas > 1:
             lines.append(say(lang, "why.replicas", replicas=best.replicas, each=best.users_per_replica or 0,
                              users=w.users))
-    if w.spec.trains and training and rec.trains_on is not None:
+    across = [f for f in rec.trains_on.findings if f.code in ("rl_across_servers", "rl_one_server")] \
+        if rec.trains_on is not None else []
+    if across:  # 'we have 16 gpus, why only 8?': your servers over Ethernet, all of them or one, and why
+        lines.append(finding_sentence(across[0], lang).removeprefix("⚠ "))
+    elif w.spec.trains and training and rec.trains_on is not None:
         run = rec.trains_on
         lines.append(say(lang, "why.training_memory", method=say(lang, f"method.{w.method}"), model=rec.model_name, gpus=run.gpus,
                          gpu=run.gpu_name, per_gpu=gb(training["per_gpu_total_bytes"]), cap=gb(run.capacity_bytes),
