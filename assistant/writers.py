@@ -2052,6 +2052,14 @@ def write_own_enough(results: dict[str, Any], lang: str) -> tuple[str, dict[str,
     return line, {"option": mine.model_dump(mode="json")}
 
 
+def servers_line(results: dict[str, Any], lang: str) -> str | None:
+    """Whether an RL run uses all your servers over their Ethernet or one, and why (the finding's sentence); None
+    when the plan is no such run."""
+    run = Recommendation.model_validate(results["recommend"]).trains_on if results.get("recommend") else None
+    found = next((f for f in run.findings if f.code in ("rl_across_servers", "rl_one_server")), None) if run else None
+    return finding_sentence(found, lang).removeprefix("⚠ ") if found is not None else None
+
+
 def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
     """"Why so many cards?" in plain words, from the plan's own figures: what the memory holds (weights, the
     cache for the users, or training's states) against what a card has, how many servers that is, how the
@@ -2083,10 +2091,9 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
         if best.replicas > 1:
             lines.append(say(lang, "why.replicas", replicas=best.replicas, each=best.users_per_replica or 0,
                              users=w.users))
-    across = [f for f in rec.trains_on.findings if f.code in ("rl_across_servers", "rl_one_server")] \
-        if rec.trains_on is not None else []
+    across = servers_line(results, lang)
     if across:  # 'we have 16 gpus, why only 8?': your servers over Ethernet, all of them or one, and why
-        lines.append(finding_sentence(across[0], lang).removeprefix("⚠ "))
+        lines.append(across)
     elif w.spec.trains and training and rec.trains_on is not None:
         run = rec.trains_on
         lines.append(say(lang, "why.training_memory", method=say(lang, f"method.{w.method}"), model=rec.model_name, gpus=run.gpus,
