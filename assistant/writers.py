@@ -2293,7 +2293,8 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
         # an RL run across your servers is data parallel between them (its exchange below), never ZeRO-3 over them
         run("math.training_time", "training_time", training_time,
             training_time_setup(w, on.gpu, on.gpus, on.owned and not w.reinforces))
-        exchange = across_servers(w.rl_input(on.gpu, on.gpus, on.owned)) if on.rl is not None else None
+        exchange = across_servers(w.rl_input(on.gpu, on.gpus, on.owned)) \
+            if on.rl is not None and on.rl.network_seconds_per_step else None
         if exchange is not None:
             parts.append((say(lang, "math.rl_sync"), exchange))
     if rec.rent_or_buy:

@@ -121,3 +121,16 @@ def test_one_server_when_the_exchange_outweighs_the_step_and_the_reply_says_why(
 def test_gbe_is_ethernet_unless_rdma_is_said(text: str, network: str, gbit: float) -> None:
     u = understand(text)
     assert (u.updates.get("network"), u.updates.get("network_gbit")) == (network, gbit)
+
+
+def test_a_shard_one_server_cannot_hold_is_sharded_over_all_the_cards_and_waits_on_the_ethernet() -> None:
+    """Qwen2.5 32B full: one server's 8 A100s cannot hold its HSDP shard, so ZeRO-3 over all 16, its weight gathers
+    over the 100 GbE counted in the update (slower than the same cards with no network counted)."""
+    big = _run(16, server_gpus=8, network_gbit_per_s=100.0).model_copy(update={"model": "qwen2.5-32b"})
+    assert not rl_run(big).fits  # each server's shard: too much for 80 GB
+    lay = rl_layouts(big)
+    pool = rl_run(big.model_copy(update={"server_gpus": None, "network_gbit_per_s": None}))
+    assert lay.colocate.fits and lay.colocate.train_per_gpu_bytes == pytest.approx(pool.train_per_gpu_bytes)
+    assert lay.colocate.update_hours > pool.update_hours * 1.03 and lay.colocate.network_hours == 0.0
+    assert any("sharded over all 16 cards (ZeRO-3)" in x for x in lay.colocate.warnings)
+    assert across_servers(big.model_copy(update={"full_shard": True})) is None

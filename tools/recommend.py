@@ -1896,6 +1896,8 @@ def _rl_across_servers(w: Workload, count: int, per: int, one: Option | None, wh
         return None
     if one is None or not one_box_trains(one) or one.rl is None:
         return whole  # one server does not hold it: all of them
+    if not r.network_seconds_per_step:
+        return None  # (ZeRO-3 over all the cards: only when one server cannot hold the run)
     share = r.network_seconds_per_step / r.step_seconds if r.step_seconds else 1.0
     sync = r.network_seconds_per_step
     values = {"gpus": str(count), "servers": str(r.servers), "per": str(per),

@@ -31,8 +31,10 @@ A reward model, when named, is held in BF16 sharded over the training cards and 
 forward pass; PPO's critic is the policy's size unless named (then its own training state and time).
 Over several servers of your own joined by Ethernet (`server_gpus`, `network_gbit_per_s`), the colocated run is data
 parallel across them (tools.rl_sync: HSDP, the training state sharded over each server's cards, the rollouts generated
-on each server's own): every step adds one gradient all-reduce between the servers; the split layout is not sized there
-(its trainer would shard, or send the weights, over the Ethernet).
+on each server's own): every step adds one gradient all-reduce between the servers. When one server's cards cannot hold
+that shard, the training state is sharded over all the cards (ZeRO-3, `full_shard`) and every micro-batch gathers the
+weights over the Ethernet (tools.training_time's network term). The split layout is not sized there (its trainer
+would shard, or send the weights, over the Ethernet).
 
 Not modelled: a reward computed by a rule or a verifier (free), the colocated engine's sleep and wake between
 phases, and weight syncing in the colocated layout (in memory).
@@ -107,6 +109,8 @@ class RlInput(ToolInput):
                                                                    "several joined by Ethernet (network_gbit_per_s): "
                                                                    "data parallel across them (tools.rl_sync)")
     network_gbit_per_s: float | None = Field(None, gt=0, description="the Ethernet between those servers, Gb/s")
+    full_shard: bool = Field(False, description="across those servers: the training state sharded over all the cards "
+                                                "(ZeRO-3 over the Ethernet) instead of each server's (HSDP)")
 
     @property
     def servers(self) -> int:
@@ -119,7 +123,7 @@ class RlInput(ToolInput):
     def shard_gpus(self) -> int:
         """Cards the training state is sharded over: all of them, or across servers over Ethernet each server's
         (the smallest server's count: the most each card holds)."""
-        if self.servers == 1 or self.server_gpus is None:
+        if self.servers == 1 or self.server_gpus is None or self.full_shard:
             return self.gpus
         return self.gpus - (self.servers - 1) * self.server_gpus
 
@@ -198,11 +202,16 @@ def _update(inp: RlInput, gpu_id: str, n: int, trained: float, seq: int) -> tupl
     """The update's (hours, usd, warnings, reward hours) on n training cards: the policy's training (with the reference
     model's forward pass), PPO's critic trained on the same tokens (the policy's size unless named), and the reward
     model's forward pass over every sequence (2 FLOPs per active parameter per token at the run's MFU)."""
-    tt = training_time(TrainingTimeInput(model=inp.model, gpu=gpu_id, gpus=n, method=inp.method,
+    zero3 = {"servers": inp.servers, "network_gbit_per_s": inp.network_gbit_per_s} if inp.full_shard else {}
+    tt = training_time(TrainingTimeInput(model=inp.model, gpu=gpu_id, gpus=n, method=inp.method, **zero3,
                                          tokens=trained * (2 if inp.algorithm == "ppo" and inp.critic_model is None
                                                            else 1), epochs=inp.epochs, reference_forward=True,
                                          framework=inp.framework, seq_len=seq, region=inp.region))
-    hours, warnings = tt.hours, list(tt.warnings)
+    hours, warnings = tt.hours, [x for x in tt.warnings if not x.startswith("the network between the")]
+    if inp.full_shard:  # (training_time's network warning is one step's when the run is said in steps: said here)
+        warnings.append(f"one server's cards cannot hold the training state: it is sharded over all {n} cards (ZeRO-3), "
+                        f"and every micro-batch gathers the weights over the {inp.network_gbit_per_s:g} Gb/s Ethernet "
+                        f"between the {inp.servers} servers (counted in the update's time)")
     if inp.algorithm == "ppo" and inp.critic_model is not None:
         hours += training_time(TrainingTimeInput(model=inp.critic_model, gpu=gpu_id, gpus=n, method=inp.method,
                                                  tokens=trained, epochs=inp.epochs, framework=inp.framework,
@@ -244,6 +253,7 @@ def rl_run(inp: RlInput) -> RlResult:
     model = resolve_model(inp.model)
     gpu = find_gpu(inp.gpu)
     n, shard = inp.gpus, inp.shard_gpus  # shard: each server's cards across servers over Ethernet, else all
+    engine_cards = min(shard, inp.server_gpus or shard)  # an engine copy stays inside a server
     seq = inp.prompt_tokens + inp.completion_tokens
     tm = training_memory(training_setup(inp))
     others, reward_bytes = _others(inp, shard)  # PPO's critic, a reward model's weights
@@ -254,13 +264,13 @@ def rl_run(inp: RlInput) -> RlResult:
     kv_seq = arch.kv_cache_bytes(model, 16, seq, 1)
     rollouts = inp.prompts * inp.samples
     tp, left = 0, 0.0
-    for t in [d for d in arch.valid_tensor_parallel(model, shard) if shard % d == 0]:
+    for t in [d for d in arch.valid_tensor_parallel(model, engine_cards) if engine_cards % d == 0]:
         left = cap - train_bytes - weights / t
         if left * t >= kv_seq * inp.samples:  # one whole group in flight at least
             tp = t
             break
     if not tp:
-        t = max([d for d in arch.valid_tensor_parallel(model, shard) if shard % d == 0] or [1])
+        t = max([d for d in arch.valid_tensor_parallel(model, engine_cards) if engine_cards % d == 0] or [1])
         return RlResult(fits=False, per_gpu_bytes=train_bytes + weights / t + kv_seq * inp.samples / t,
                         train_per_gpu_bytes=train_bytes, engine_weights_per_gpu_bytes=weights / t,
                         kv_per_gpu_bytes=kv_seq * inp.samples / t, capacity_bytes=cap, engine_tp=t,
@@ -300,8 +310,8 @@ def rl_run(inp: RlInput) -> RlResult:
 def across_servers(inp: RlInput) -> ServerSync | None:
     """Each step's gradient all-reduce between the servers (None on one): the policy's trainable gradients, and
     PPO's critic's (the policy's size unless named)."""
-    if inp.servers == 1 or inp.network_gbit_per_s is None:
-        return None
+    if inp.servers == 1 or inp.network_gbit_per_s is None or inp.full_shard:
+        return None  # one server; or ZeRO-3 over all the cards, its traffic in the update's time
     policy = training_memory(training_setup(inp)).trainable_params
     critic = 0.0
     if inp.algorithm == "ppo":
@@ -374,6 +384,8 @@ def rl_layouts(inp: RlInput) -> RlLayouts:
     """Both layouts on the same cards, and which one pays: the one that fits, else the faster (same cards, same
     price per hour); colocated on one card (a split needs two)."""
     colocate = rl_run(inp.model_copy(update={"layout": "colocate"}))
+    if inp.servers > 1 and not colocate.fits and not inp.full_shard:  # one server's cards cannot hold the shard
+        colocate = rl_run(inp.model_copy(update={"layout": "colocate", "full_shard": True}))
     if inp.gpus < 2 or inp.servers > 1:  # across servers over Ethernet: colocated on each (module docstring)
         return RlLayouts(colocate=colocate, split=None, pays="colocate", ratio=math.inf)
     split = rl_run(inp.model_copy(update={"layout": "split"}))
