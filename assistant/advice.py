@@ -554,7 +554,7 @@ def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:
         answer.serving_memory = _call(recorder, "inference_memory", inp.model_dump(mode="json"),
                                       lambda: inference_memory(inp)).model_dump(mode="json")
     if w.spec.trains and rec.trains_on is not None:
-        tin = training_setup(w, rec.trains_on.gpus, rec.trains_on.gpu)
+        tin = training_setup(w, rec.trains_on.gpus, rec.trains_on.gpu, rec.trains_on.owned)
         answer.training_memory = _call(recorder, "training_memory", tin.model_dump(mode="json"),
                                        lambda: training_memory(tin)).model_dump(mode="json")
 

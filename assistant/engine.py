@@ -282,6 +282,7 @@ class Turn(BaseModel):
     two_sites: bool = False  # "across two AZs", "两个机房": each site carries the whole load
     ask: dict[str, Any] = {}  # what a question about the plan is about (reading.asks): formats, a TP degree, no bridge
     owned_untyped: int | None = None  # "we have an 8-gpu box" this turn: which card is asked, nothing else
+    owned_restated: bool = False  # "we have 16 gpus tho": the cards owned said again (their layout answered)
     before: dict[str, Any] = {}  # the profile's values this turn moved, as they were (assistant.plan_before)
 
     def has(self, intent: str) -> bool:
@@ -665,6 +666,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     unknown_card = _described_card(u, state, updates, lang, turn)
     if u.owned_untyped and u.ask.get("fewer") and len(profile.owned or []) == 1:
         u.owned_untyped = None  # '只给我们两张卡呢': fewer of the cards they own, no new cards of an unsaid type
+    if u.owned_untyped and u.owned_untyped == _owned_total(profile.owned):
+        u.owned_untyped = None  # 'we have 16 gpus tho': the cards already said (16 × A100 80GB), restated, their type kept
+        turn.owned_restated = True
     untyped = _owned_untyped(u, state, updates, turn)
     if set(updates) == {"redundancy"} and state.get("results") and u.intents & {"servers_count", "total_cost"}:
         updates.pop("redundancy")  # "容灾的话需要几台 两个机房": a question about the plan on screen, answered from it
@@ -1706,6 +1710,19 @@ def _family_answered(u: Understanding, state: AdvisorState) -> str | None:
     return family_asked(u.notes)
 
 
+def _owned_total(owned: list[str] | None) -> int | None:
+    """The cards owned in all when they are one card ('16x a100-80gb-sxm', or two servers' '8x' of it); else None."""
+    from gpu_advisor.tools.recommend import parse_owned
+
+    try:
+        parsed = [parse_owned(x) for x in owned or []]
+    except (ValueError, KeyError):
+        return None
+    if not parsed or len({gpu.id for _, gpu in parsed}) > 1:
+        return None
+    return sum(n for n, _ in parsed)
+
+
 def _owned_untyped(u: Understanding, state: AdvisorState, updates: dict[str, Any], turn: Turn) -> int | None:
     """'we have an 8-gpu box', '手上有一台8卡的': the count kept until the card is said, and the card named next
     ('A100s', '都是H20') is the owned one. Returns the count still waiting for its card (None: none)."""
@@ -2456,7 +2473,8 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
         parts.append(say(lang, "intro") + " " + say(lang, "reply.help"))
     elif turn.said or turn.notes:
         preface = say(lang, "reply.understood_nothing_new", said="; ".join(turn.said)) if turn.said else ""
-        parts.append((preface + " " + " ".join(turn.notes)).strip())
+        layout = writers.servers_line(state["results"], lang) if turn.owned_restated and has_answer else None
+        parts.append((preface + " " + " ".join(turn.notes)).strip() + (f"\n\n{layout}" if layout else ""))
     else:
         parts.append(say(lang, "reply.not_understood"))
         if turn.read_chars < turn.text_chars:

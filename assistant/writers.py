@@ -1072,7 +1072,9 @@ def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
         line += step_words(r, step_prompts(r, w.rl_prompts, w.rl_prompts_per_step), lang) + steps_words(r, w.rl_steps, lang)
         if run.training_usd is not None and not run.owned:
             line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
-    return [line + say(lang, "fig.end"), "", *layout_lines(run, lang)]
+    across = [x for f in run.findings if f.code in ("rl_across_servers", "rl_one_server")
+              for x in (finding_sentence(f, lang), "")]  # your servers over Ethernet: all of them, or one and why
+    return [line + say(lang, "fig.end"), "", *across, *layout_lines(run, lang)]
 
 
 def _train_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
@@ -2052,6 +2054,14 @@ def write_own_enough(results: dict[str, Any], lang: str) -> tuple[str, dict[str,
     return line, {"option": mine.model_dump(mode="json")}
 
 
+def servers_line(results: dict[str, Any], lang: str) -> str | None:
+    """Whether an RL run uses all your servers over their Ethernet or one, and why (the finding's sentence); None
+    when the plan is no such run."""
+    run = Recommendation.model_validate(results["recommend"]).trains_on if results.get("recommend") else None
+    found = next((f for f in run.findings if f.code in ("rl_across_servers", "rl_one_server")), None) if run else None
+    return finding_sentence(found, lang).removeprefix("⚠ ") if found is not None else None
+
+
 def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
     """"Why so many cards?" in plain words, from the plan's own figures: what the memory holds (weights, the
     cache for the users, or training's states) against what a card has, how many servers that is, how the
@@ -2083,7 +2093,10 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
         if best.replicas > 1:
             lines.append(say(lang, "why.replicas", replicas=best.replicas, each=best.users_per_replica or 0,
                              users=w.users))
-    if w.spec.trains and training and rec.trains_on is not None:
+    across = servers_line(results, lang)
+    if across:  # 'we have 16 gpus, why only 8?': your servers over Ethernet, all of them or one, and why
+        lines.append(across)
+    elif w.spec.trains and training and rec.trains_on is not None:
         run = rec.trains_on
         lines.append(say(lang, "why.training_memory", method=say(lang, f"method.{w.method}"), model=rec.model_name, gpus=run.gpus,
                          gpu=run.gpu_name, per_gpu=gb(training["per_gpu_total_bytes"]), cap=gb(run.capacity_bytes),
@@ -2251,6 +2264,7 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
 def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = None) -> tuple[str, dict[str, Any]]:
     """Every term behind the recommended option: run the tools for it and list formulas and inputs."""
     from gpu_advisor.tools.inference import inference_memory
+    from gpu_advisor.tools.rl import across_servers
     from gpu_advisor.tools.scale import SERVER_GPUS
     from gpu_advisor.tools.throughput import SpeedInput, speed
     from gpu_advisor.tools.training import training_memory
@@ -2276,10 +2290,15 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
                 expert_servers=-(-mem.gpus // (w.server_gpus or SERVER_GPUS)) if mem.dp_attention > 1 and mem.pp == 1 else 1,
                 network_gbit_per_s=best.pipeline_network_gbit))
     if w.spec.trains and rec.trains_on is not None:
-        run("math.training_memory", "training_memory", training_memory,
-            training_setup(w, rec.trains_on.gpus, rec.trains_on.gpu))
+        on = rec.trains_on
+        run("math.training_memory", "training_memory", training_memory, training_setup(w, on.gpus, on.gpu, on.owned))
+        # an RL run across your servers is data parallel between them (its exchange below), never ZeRO-3 over them
         run("math.training_time", "training_time", training_time,
-            training_time_setup(w, rec.trains_on.gpu, rec.trains_on.gpus, rec.trains_on.owned))
+            training_time_setup(w, on.gpu, on.gpus, on.owned and not w.reinforces))
+        exchange = across_servers(w.rl_input(on.gpu, on.gpus, on.owned)) \
+            if on.rl is not None and on.rl.network_seconds_per_step else None
+        if exchange is not None:
+            parts.append((say(lang, "math.rl_sync"), exchange))
     if rec.rent_or_buy:
         parts.append((say(lang, "math.rent_or_buy"), rec.rent_or_buy))
     lines = ["## " + say(lang, "math.title", option=gpu_words(best)), ""]

@@ -118,6 +118,7 @@ from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
 from gpu_advisor.tools.rent_unit import RentUnit, rent_unit
 from gpu_advisor.tools.rl import RlInput, RlLayouts, RlResult, rl_layouts
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
+from gpu_advisor.tools.rl_sync import ACROSS_GAIN_MIN
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from gpu_advisor.tools.speculative_plan import SpeculativePlan, with_speculative
 from gpu_advisor.tools.stream_bound import stream_bound
@@ -477,8 +478,13 @@ class Workload(ToolInput):
         """An online RL fine-tune: rollouts generated, then a policy update on them (tools.rl)."""
         return self.objective == "rl" and self.spec.trains and not self.spec.pretrains
 
-    def rl_input(self, gpu: str | None, n: int) -> RlInput:
+    def rl_input(self, gpu: str | None, n: int, owned: bool = False) -> RlInput:
+        """The RL run on n cards; your own over the ordinary Ethernet said between your servers: data parallel
+        across them (tools.rl_sync)."""
         method: Method = self.method
+        per = _server_gpus(self, find_gpu(gpu)) if gpu else self.server_gpus or NODE_GPUS
+        across = {"server_gpus": per, "network_gbit_per_s": self.network_gbit or SLOW_NETWORK_GBIT} \
+            if owned and self.network == "slow" and n > per else {}
         return RlInput(model=self.model, gpu=gpu, gpus=n, method=method, algorithm=self.rl_algorithm,
                        prompts=self.rl_prompts, samples=self.rl_samples, prompt_tokens=self.rl_prompt_tokens,
                        completion_tokens=self.rl_completion_tokens, epochs=self.epochs, framework=self.framework,
@@ -486,7 +492,8 @@ class Workload(ToolInput):
                        region=self.region, pipelined=bool(self.rl_pipelined), steps=self.rl_run_steps,
                        prompts_per_step=self.rl_prompts_per_step, reward_model=self.rl_reward_model,
                        critic_model=self.rl_critic_model,
-                       rollout_gpus=self.rl_rollout_gpus if self.rl_rollout_gpus and self.rl_rollout_gpus < n else None)
+                       rollout_gpus=self.rl_rollout_gpus if self.rl_rollout_gpus and self.rl_rollout_gpus < n else None,
+                       **across)
 
     def tokens_per_run(self, model: ModelArch) -> float:
         if self.reinforces:  # trained on what it generates: prompts x samples x (prompt + completion)
@@ -518,7 +525,8 @@ class LayoutTry(BaseModel):
 FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "full_ft_mixed_precision_8bit",
                       "full_ft_pure_bf16",
                       "fp16_amp", "training_across_servers", "slow_network_training", "qlora_not_on_stack",
-                      "framework_not_on_stack", "one_server_training"]
+                      "framework_not_on_stack", "one_server_training", "rl_across_servers",
+                      "rl_one_server"]
 
 
 class Finding(BaseModel):
@@ -534,7 +542,11 @@ class Finding(BaseModel):
     several servers needs InfiniBand or RoCE between them; values: gpus, servers. slow_network_training: a
     run over your servers is bound by the Ethernet between them; values: servers, gbit, network_hours,
     compute_hours, and lora_hours when LoRA on one server's cards does the job instead. one_server_training: your
-    servers trained on one at a time; values: gpus, servers, per (cards in each), gbit (the slow network, or "")."""
+    servers trained on one at a time; values: gpus, servers, per (cards in each), gbit (the slow network, or "").
+    rl_across_servers / rl_one_server: an online-RL run on your servers over Ethernet, data parallel across all of
+    them (each step's gradient exchange small against the step) or on one server's cards (it is not); values: gpus,
+    servers, per, gbit, sync_s and step_s (the exchange and the step across the servers, seconds), share (the one over
+    the other), hours (the run across them), one_hours (on one server's cards)."""
     code: FindingCode
     values: dict[str, float | str] = {}
 
@@ -1145,12 +1157,12 @@ def _too_close(hours: float, deadline: float) -> str:
             "for an estimate that can be that far off")
 
 
-def training_setup(w: Workload, n: int, gpu: Gpu | str | None = None) -> TrainingMemoryInput:
+def training_setup(w: Workload, n: int, gpu: Gpu | str | None = None, owned: bool = False) -> TrainingMemoryInput:
     """How a run is laid out on n cards: pretraining trains everything, DPO scores pairs (and keeps a
     reference copy when not LoRA), several cards shard with FSDP/ZeRO-3. A card without BF16 (V100,
     T4) trains in FP16 AMP, which always keeps FP32 master weights (pure FP16 updates do not train)."""
     if w.reinforces:
-        return rl_training_setup(w.rl_input(None, n))
+        return rl_training_setup(w.rl_input(gpu if isinstance(gpu, str) else gpu.id if gpu else None, n, owned))
     method: Method = "full" if w.spec.pretrains else w.method
     dpo = w.objective == "dpo"
     card = find_gpu(gpu) if isinstance(gpu, str) else gpu
@@ -1276,7 +1288,7 @@ def _reinforce(opt: Option, w: Workload, gpu: Gpu, n: int, warnings: list[str], 
     """Online RL on n cards (tools.rl): colocated (the rollout engine and the trainer share the cards) or split
     (rollout cards and training cards), the layout the user named, else the one that pays; a pass takes the
     rollouts' generation time plus the policy update's training time (split and pipelined: the slower of them)."""
-    lay = rl_layouts(w.rl_input(gpu.id, n))
+    lay = rl_layouts(w.rl_input(gpu.id, n, opt.owned))
     wanted = w.rl_layout or ("split" if w.rl_rollout_gpus or w.rl_pipelined else None)
     r = lay.split if (wanted or lay.pays) == "split" and lay.split is not None else lay.colocate
     opt.rl, opt.rl_layouts = r, lay
@@ -1840,6 +1852,8 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
     # pretraining on an owned fleet (continued or from scratch) runs on all of it, data parallel over the servers
     fleet = w.network is None and w.spec.pretrains and whole is not None and whole.ok
     one = None if fleet else _one_server(w, gpu, per)
+    if w.reinforces and w.network == "slow" and (across := _rl_across_servers(w, count, per, one, whole)) is not None:
+        return across
     if one is not None and (one.ok or (w.network == "slow" and one_box_trains(one))):
         if w.network != "slow" and whole is not None and _rl_squeezed(w, one, whole):
             whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses all of them, since on one "
@@ -1870,6 +1884,35 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
                               "them (InfiniBand or RoCE); over ordinary Ethernet the exchange between servers is "
                               "slower than one server alone")
     return whole
+
+
+def _rl_across_servers(w: Workload, count: int, per: int, one: Option | None, whole: Option | None) -> Option | None:
+    """An online-RL run on your servers joined by Ethernet: all of them, data parallel across them (tools.rl_sync:
+    each server generates its own rollouts, one gradient all-reduce between them a step), when that exchange leaves
+    the run at least ACROSS_GAIN_MIN faster than on one server's cards (the exchange small against the step); else
+    one server's cards, with the reason in one line (its exchange against the step); None when neither holds it."""
+    r = whole.rl if whole is not None and whole.ok else None
+    if r is None or r.servers < 2 or whole is None:
+        return None
+    if one is None or not one_box_trains(one) or one.rl is None:
+        return whole  # one server does not hold it: all of them
+    if not r.network_seconds_per_step:
+        return None  # (ZeRO-3 over all the cards: only when one server cannot hold the run)
+    share = r.network_seconds_per_step / r.step_seconds if r.step_seconds else 1.0
+    sync = r.network_seconds_per_step
+    values = {"gpus": str(count), "servers": str(r.servers), "per": str(per),
+              "gbit": f"{w.network_gbit or SLOW_NETWORK_GBIT:g}", "sync_s": f"{sync:.1f}" if sync < 10 else f"{sync:,.0f}",
+              "step_s": f"{r.step_seconds:,.0f}", "share": f"{share:.0%}" if share >= 0.01 else "<1%",
+              "hours": _hours_words(r.hours), "one_hours": _hours_words(one.rl.hours)}
+    if r.hours <= one.rl.hours * (1 - ACROSS_GAIN_MIN):
+        whole.findings.append(Finding(code="rl_across_servers", values=values))
+        return whole
+    one.findings.append(Finding(code="rl_one_server", values=values))
+    return one
+
+
+def _hours_words(h: float) -> str:
+    return f"{h:.2f}" if h < 0.095 else f"{h:,.1f}" if h < 100 else f"{h:,.0f}"
 
 
 def _rl_squeezed(w: Workload, one: Option, whole: Option | None) -> bool:

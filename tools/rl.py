@@ -29,6 +29,13 @@ one step sized, every total times the steps (its hours and price are the job's, 
 
 A reward model, when named, is held in BF16 sharded over the training cards and scores every sequence with one
 forward pass; PPO's critic is the policy's size unless named (then its own training state and time).
+Over several servers of your own joined by Ethernet (`server_gpus`, `network_gbit_per_s`), the colocated run is data
+parallel across them (tools.rl_sync: HSDP, the training state sharded over each server's cards, the rollouts generated
+on each server's own): every step adds one gradient all-reduce between the servers. When one server's cards cannot hold
+that shard, the training state is sharded over all the cards (ZeRO-3, `full_shard`) and every micro-batch gathers the
+weights over the Ethernet (tools.training_time's network term). The split layout is not sized there (its trainer
+would shard, or send the weights, over the Ethernet).
+
 Not modelled: a reward computed by a rule or a verifier (free), the colocated engine's sleep and wake between
 phases, and weight syncing in the colocated layout (in memory).
 """
@@ -52,6 +59,7 @@ from gpu_advisor.tools.phases import (
     DEFAULT_SAMPLES,
     PROMPTS_PER_STEP,
 )
+from gpu_advisor.tools.rl_sync import ServerSync, server_sync
 from gpu_advisor.tools.throughput import SpeedInput, link, speed
 from gpu_advisor.tools.training import Method, TrainingMemoryInput, training_memory
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
@@ -97,6 +105,27 @@ class RlInput(ToolInput):
                                                                      "steps'): that many steps of prompts_per_step "
                                                                      "prompts, whatever prompts and epochs say; "
                                                                      "None: prompts / prompts_per_step x epochs")
+    server_gpus: int | None = Field(None, gt=0, le=16, description="cards in each of your servers when the cards span "
+                                                                   "several joined by Ethernet (network_gbit_per_s): "
+                                                                   "data parallel across them (tools.rl_sync)")
+    network_gbit_per_s: float | None = Field(None, gt=0, description="the Ethernet between those servers, Gb/s")
+    full_shard: bool = Field(False, description="across those servers: the training state sharded over all the cards "
+                                                "(ZeRO-3 over the Ethernet) instead of each server's (HSDP)")
+
+    @property
+    def servers(self) -> int:
+        """Servers the cards span over Ethernet (1: one server, or a fast network sized as one pool)."""
+        if self.server_gpus is None or self.network_gbit_per_s is None or self.gpus <= self.server_gpus:
+            return 1
+        return -(-self.gpus // self.server_gpus)
+
+    @property
+    def shard_gpus(self) -> int:
+        """Cards the training state is sharded over: all of them, or across servers over Ethernet each server's
+        (the smallest server's count: the most each card holds)."""
+        if self.servers == 1 or self.server_gpus is None or self.full_shard:
+            return self.gpus
+        return self.gpus - (self.servers - 1) * self.server_gpus
 
 
 class RlResult(BaseModel):
@@ -130,12 +159,15 @@ class RlResult(BaseModel):
     run_steps: int | None = Field(None, description="the run was said in steps: its totals are that many steps'")
     reward_per_gpu_bytes: float = Field(0.0, description="the reward model's BF16 weights on each training card")
     reward_hours: float = Field(0.0, description="the reward model's forward pass over the sequences (in update_hours)")
+    servers: int = Field(1, description="servers the run is data parallel across over Ethernet (tools.rl_sync)")
+    network_hours: float = Field(0.0, description="across servers: the gradient all-reduces between them (in hours)")
+    network_seconds_per_step: float = 0.0
 
 
 class RlLayouts(BaseModel):
     """Both layouts of one RL run on the same cards, and the one that pays (same cards, same price: the faster)."""
     colocate: RlResult
-    split: RlResult | None = Field(None, description="None on one card")
+    split: RlResult | None = Field(None, description="None on one card, and across servers over Ethernet")
     pays: Layout
     ratio: float = Field(description="the other layout's hours over the paying one's (inf when the other does not fit)")
     formula: str = "a step: rollouts + update (+ weight sync when split); pipelined split: max(rollouts, update) + sync"
@@ -145,7 +177,7 @@ def training_setup(inp: RlInput, gpus: int | None = None) -> TrainingMemoryInput
     """The policy update's layout: sequences of prompt + completion, ZeRO-3 over several cards, and a frozen BF16
     reference copy when every weight trains (with LoRA the reference is the base with the adapters off). `gpus`:
     the trainer's cards when they are fewer than the run's (split)."""
-    n = gpus or inp.gpus
+    n = gpus or inp.shard_gpus
     return TrainingMemoryInput(model=inp.model, method=inp.method, seq_len=inp.prompt_tokens + inp.completion_tokens,
                                gpus=n, zero=3 if n > 1 else 0, reference_model=inp.method == "full",
                                framework=inp.framework, base_precision=inp.base_precision)
@@ -170,11 +202,16 @@ def _update(inp: RlInput, gpu_id: str, n: int, trained: float, seq: int) -> tupl
     """The update's (hours, usd, warnings, reward hours) on n training cards: the policy's training (with the reference
     model's forward pass), PPO's critic trained on the same tokens (the policy's size unless named), and the reward
     model's forward pass over every sequence (2 FLOPs per active parameter per token at the run's MFU)."""
-    tt = training_time(TrainingTimeInput(model=inp.model, gpu=gpu_id, gpus=n, method=inp.method,
+    zero3 = {"servers": inp.servers, "network_gbit_per_s": inp.network_gbit_per_s} if inp.full_shard else {}
+    tt = training_time(TrainingTimeInput(model=inp.model, gpu=gpu_id, gpus=n, method=inp.method, **zero3,
                                          tokens=trained * (2 if inp.algorithm == "ppo" and inp.critic_model is None
                                                            else 1), epochs=inp.epochs, reference_forward=True,
                                          framework=inp.framework, seq_len=seq, region=inp.region))
-    hours, warnings = tt.hours, list(tt.warnings)
+    hours, warnings = tt.hours, [x for x in tt.warnings if not x.startswith("the network between the")]
+    if inp.full_shard:  # (training_time's network warning is one step's when the run is said in steps: said here)
+        warnings.append(f"one server's cards cannot hold the training state: it is sharded over all {n} cards (ZeRO-3), "
+                        f"and every micro-batch gathers the weights over the {inp.network_gbit_per_s:g} Gb/s Ethernet "
+                        f"between the {inp.servers} servers (counted in the update's time)")
     if inp.algorithm == "ppo" and inp.critic_model is not None:
         hours += training_time(TrainingTimeInput(model=inp.critic_model, gpu=gpu_id, gpus=n, method=inp.method,
                                                  tokens=trained, epochs=inp.epochs, framework=inp.framework,
@@ -201,7 +238,7 @@ def _run_of_steps(inp: RlInput, steps: int) -> RlResult:
     return one.model_copy(update={
         "steps": float(steps), "run_steps": steps, "generated_tokens": one.generated_tokens * steps, "trained_tokens": one.trained_tokens * steps,
         "rollout_hours": one.rollout_hours * steps, "update_hours": one.update_hours * steps, "hours": one.hours * steps,
-        "sync_hours": one.sync_hours * steps, "usd": one.usd * steps if one.usd is not None else None})
+        "sync_hours": one.sync_hours * steps, "network_hours": one.network_hours * steps, "usd": one.usd * steps if one.usd is not None else None})
 
 
 def rl_run(inp: RlInput) -> RlResult:
@@ -215,10 +252,11 @@ def rl_run(inp: RlInput) -> RlResult:
         return _split_run(inp)
     model = resolve_model(inp.model)
     gpu = find_gpu(inp.gpu)
-    n = inp.gpus
+    n, shard = inp.gpus, inp.shard_gpus  # shard: each server's cards across servers over Ethernet, else all
+    engine_cards = min(shard, inp.server_gpus or shard)  # an engine copy stays inside a server
     seq = inp.prompt_tokens + inp.completion_tokens
     tm = training_memory(training_setup(inp))
-    others, reward_bytes = _others(inp, n)  # PPO's critic, a reward model's weights
+    others, reward_bytes = _others(inp, shard)  # PPO's critic, a reward model's weights
     train_bytes = tm.per_gpu_total_bytes + others
     cap = usable_bytes(gpu)
     bf16 = find_precision("bf16")
@@ -226,13 +264,13 @@ def rl_run(inp: RlInput) -> RlResult:
     kv_seq = arch.kv_cache_bytes(model, 16, seq, 1)
     rollouts = inp.prompts * inp.samples
     tp, left = 0, 0.0
-    for t in [d for d in arch.valid_tensor_parallel(model, n) if n % d == 0]:
+    for t in [d for d in arch.valid_tensor_parallel(model, engine_cards) if engine_cards % d == 0]:
         left = cap - train_bytes - weights / t
         if left * t >= kv_seq * inp.samples:  # one whole group in flight at least
             tp = t
             break
     if not tp:
-        t = max([d for d in arch.valid_tensor_parallel(model, n) if n % d == 0] or [1])
+        t = max([d for d in arch.valid_tensor_parallel(model, engine_cards) if engine_cards % d == 0] or [1])
         return RlResult(fits=False, per_gpu_bytes=train_bytes + weights / t + kv_seq * inp.samples / t,
                         train_per_gpu_bytes=train_bytes, engine_weights_per_gpu_bytes=weights / t,
                         kv_per_gpu_bytes=kv_seq * inp.samples / t, capacity_bytes=cap, engine_tp=t,
@@ -250,7 +288,10 @@ def rl_run(inp: RlInput) -> RlResult:
     rollout_hours = seconds / 3600 * inp.epochs
     trained = float(rollouts * seq)
     update_hours, update_usd, warnings, reward_hours = _update(inp, gpu.id, n, trained, seq)
-    hours = rollout_hours + update_hours
+    exchange = across_servers(inp)
+    sync = exchange.seconds_per_step if exchange is not None else 0.0
+    network_hours = sync * _steps(inp) / 3600
+    hours = rollout_hours + update_hours + network_hours
     usd = update_usd * hours / update_hours if update_usd is not None and update_hours else None
     kv_group = kv_seq * inp.samples / tp  # the least the engine needs: one group in flight; it takes the rest
     if not gpu.has_nvlink and n > 1:
@@ -262,8 +303,21 @@ def rl_run(inp: RlInput) -> RlResult:
                     rollout_hours=rollout_hours, update_hours=update_hours, hours=hours, usd=usd,
                     rollout_tokens_per_s=sp.aggregate_decode_tokens_per_s * copies, warnings=warnings,
                     rollout_gpus=n, train_gpus=n, steps=_steps(inp), step_seconds=hours * 3600 / _steps(inp),
-                    reward_per_gpu_bytes=reward_bytes, reward_hours=reward_hours)
+                    reward_per_gpu_bytes=reward_bytes, reward_hours=reward_hours, servers=inp.servers,
+                    network_hours=network_hours, network_seconds_per_step=sync)
 
+
+def across_servers(inp: RlInput) -> ServerSync | None:
+    """Each step's gradient all-reduce between the servers (None on one): the policy's trainable gradients, and
+    PPO's critic's (the policy's size unless named)."""
+    if inp.servers == 1 or inp.network_gbit_per_s is None or inp.full_shard:
+        return None  # one server; or ZeRO-3 over all the cards, its traffic in the update's time
+    policy = training_memory(training_setup(inp)).trainable_params
+    critic = 0.0
+    if inp.algorithm == "ppo":
+        critic = policy if inp.critic_model is None else training_memory(training_setup(
+            inp.model_copy(update={"model": inp.critic_model}))).trainable_params
+    return server_sync(policy + critic, inp.servers, inp.network_gbit_per_s)
 
 
 def _split_at(inp: RlInput, r: int) -> RlResult:
@@ -330,7 +384,9 @@ def rl_layouts(inp: RlInput) -> RlLayouts:
     """Both layouts on the same cards, and which one pays: the one that fits, else the faster (same cards, same
     price per hour); colocated on one card (a split needs two)."""
     colocate = rl_run(inp.model_copy(update={"layout": "colocate"}))
-    if inp.gpus < 2:
+    if inp.servers > 1 and not colocate.fits and not inp.full_shard:  # one server's cards cannot hold the shard
+        colocate = rl_run(inp.model_copy(update={"layout": "colocate", "full_shard": True}))
+    if inp.gpus < 2 or inp.servers > 1:  # across servers over Ethernet: colocated on each (module docstring)
         return RlLayouts(colocate=colocate, split=None, pays="colocate", ratio=math.inf)
     split = rl_run(inp.model_copy(update={"layout": "split"}))
     if split.fits and (not colocate.fits or split.hours < colocate.hours):
