@@ -59,6 +59,11 @@ def _premium(ctx: Any, v: dict[str, Any], ok: list[dict[str, Any]], gap: str) ->
         return gap + ctx.say("verdict2.premium_count", other=dear["gpu_name"], a=tps(a), b=tps(b), n=dear["gpus"],
                              m=cheap["gpus"], card=cheap["gpu_name"])
     fast, slow = find_gpu(dear["gpu"]), find_gpu(cheap["gpu"])
+    if fast.memory_bandwidth_gbps <= slow.memory_bandwidth_gbps:  # its speed is not its bandwidth (review CK #3:
+        # 24 x H100 at 30 tokens/s against 20 x H200 at 27: 'its 0.7x the memory bandwidth' said as the reason)
+        more = (dear.get("gpus") or 0) > (cheap.get("gpus") or 0)
+        return gap + ctx.say("verdict_agree.premium_cards" if more else "verdict_agree.premium_plain",
+                             other=dear["gpu_name"], a=tps(a), b=tps(b), n=dear.get("gpus"), m=cheap.get("gpus"))
     link = "_link" if fast.has_nvlink and not slow.has_nvlink else ""
     return gap + ctx.say(f"verdict_agree.premium{link}", other=dear["gpu_name"], a=tps(a), b=tps(b),
                          x=f"{fast.memory_bandwidth_gbps / slow.memory_bandwidth_gbps:.1f}")

@@ -47,11 +47,15 @@ def test_ck3_the_h200_leads_everywhere(text: str, lang: str) -> None:
         assert "take the NVIDIA H100" not in reply and "take the NVIDIA H200" not in reply  # the plan is already it
         assert "The answer above stays with 20 × NVIDIA H200 SXM 141GB" in reply
         assert "about the same cost" not in reply
+        # the dearer H100's speed comes from more cards, never from its lower memory bandwidth
+        assert "(30 against 27 tokens/s: the load spread over 24 cards against 20)" in reply
+        assert "0.7× the memory bandwidth" not in reply
     else:
         assert "两块都满足你给的所有目标，它按你的负载每月的费用更低" in reply
         assert reply.startswith("## 租用 13 份副本，每份 4 × NVIDIA H200 SXM 141GB（共 52 张卡") or \
             "\n## 租用 13 份副本，每份 4 × NVIDIA H200 SXM 141GB（共 52 张卡" in reply
         assert "差不多，它更快" not in reply
+        assert "（26 对比 24 token/s：负载分摊在 60 张卡上，对比 52 张）" in reply and "0.7 倍" not in reply
 
 
 MODELS = {"en": ["Qwen2.5-72B-Instruct", "Llama 3.3 70B"], "zh": ["Qwen2.5-72B", "Llama 3.3 70B"]}
