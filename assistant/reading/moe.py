@@ -64,5 +64,6 @@ def read_moe_question(m: Message, u: Understanding) -> None:
     u.topic, u.also, u.aside = None, None, None
     u.ask = {**u.ask, "moe": model, **({"moe_card": card} if card else {})}
     kept = {k: u.updates[k] for k in CARD_SLOTS if k in u.updates}  # the card said stays the user's
-    u.updates = {**kept, **({"model": model} if not model[0].isdigit() else {})}  # the example kept for a sizing after it
+    weighed = len(set(u.ask.get("models") or [])) >= 2 and u.ask.get("dims")  # '哪个更省显存？还有为啥…': no pick yet
+    u.updates = {**kept, **({"model": model} if not model[0].isdigit() and not weighed else {})}  # the example kept
     u.problems = []
