@@ -42,6 +42,8 @@ def compare_lines(ctx: Any, reference: str) -> list[str]:
     from gpu_advisor.assistant.engine import describe
 
     models = compared_models(ctx.turn.ask)
+    if not models:
+        return []
     gpu = find_gpu(reference)
     rows: list[dict[str, Any]] = []
     out: list[str] = []
