@@ -39,7 +39,10 @@ def moe_memory(ctx: Any) -> str:
     values = {"model": name, "total": f"{model.total_params_b:g}", "active": f"{model.active_params_b:g}",
               "experts": model.num_experts, "k": model.experts_per_token, "gb": gb(total), "one_gb": gb(one_bytes),
               "ratio": f"{total / one_bytes:,.0f}", "batch": BATCH, "busy_gb": gb(busy_bytes)}
-    lines = ["## " + ctx.say("moe.title", **values), "",
+    from gpu_advisor.assistant.moe_compare import compare_lines
+
+    compared = compare_lines(ctx, REFERENCE.get(ctx.region, REFERENCE["global"]))  # the question asked, first
+    lines = [*compared, *([""] if compared else []), "## " + ctx.say("moe.title", **values), "",
              "- " + ctx.say("moe.memory", **values),
              "- " + ctx.say("moe.speed", **values),
              "- " + ctx.say("moe.batch", **values)]

@@ -44,13 +44,24 @@ def _card(m: Message, u: Understanding) -> list[Any] | None:
     return next(([gpu_id, n if n > 1 else 0, False] for gpu_id, n in cards_named(m)), None)
 
 
+def _weighed(m: Message, u: Understanding) -> None:
+    """Two models weighed beside the concept ('为啥moe…显存还是要那么多？A和B哪个更省显存'), which the concept reader took
+    first: the models and the dimensions asked kept for the comparison (assistant/moe_compare.py)."""
+    from gpu_advisor.assistant.reading.choice_dims import dims_asked
+
+    named = list(dict.fromkeys(model_id for _s, _e, model_id in m.names))
+    dims = dims_asked(m)
+    if len(named) >= 2 and dims and not u.ask.get("models"):
+        u.ask = {**u.ask, "models": named[:2], "dims": dims}
+
+
 def read_moe_question(m: Message, u: Understanding) -> None:
     if u.intents & {"weigh", "reset", "help"} or set(u.updates) - EXAMPLE_SLOTS - CARD_SLOTS - MISREAD:
         return
     card = _card(m, u)
     if m.gpus and card is None:
         return  # a card said but read as no card of the user's: the sizing's
-    if u.topic and u.topic not in OWN_TOPICS:
+    if u.topic and not set(u.topic.split("+")) <= OWN_TOPICS:
         return  # "...为啥显存按671B算？EP和TP有啥区别": the parallelism entries answer it, the model their example
     words = vocab()["moe_question"]
     typed = unicodedata.normalize("NFKC", m.raw).lower()
@@ -60,9 +71,11 @@ def read_moe_question(m: Message, u: Understanding) -> None:
     model = _model(m, u)
     if model is None:
         return
+    _weighed(m, u)
     u.intents = (u.intents - {"math", "why", "whatif", "explain", "concept", "quality", "engine_choice"}) | {"moe_memory"}
     u.topic, u.also, u.aside = None, None, None
     u.ask = {**u.ask, "moe": model, **({"moe_card": card} if card else {})}
     kept = {k: u.updates[k] for k in CARD_SLOTS if k in u.updates}  # the card said stays the user's
-    u.updates = {**kept, **({"model": model} if not model[0].isdigit() else {})}  # the example kept for a sizing after it
+    weighed = len(set(u.ask.get("models") or [])) >= 2 and u.ask.get("dims")  # '哪个更省显存？还有为啥…': no pick yet
+    u.updates = {**kept, **({"model": model} if not model[0].isdigit() and not weighed else {})}  # the example kept
     u.problems = []
