@@ -74,7 +74,8 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     load = traffic.requests_per_s * traffic.output_tokens if traffic else best.aggregate_tokens_per_s
     said = asked.get("break_even")
     usage = said.get("usage_million_per_month") if isinstance(said, dict) else None
-    ways = (said.get("read_million_per_month"), said.get("written_million_per_month")) if usage else (None, None)
+    ways = (said.get("read_million_per_month"), said.get("written_million_per_month")) \
+        if isinstance(said, dict) else (None, None)
     volumes = (float(ways[0]), float(ways[1])) if ways[0] and ways[1] else None
     api = _usd(asked.get("api_price") or {}, rec, traffic, per_output=not usage, volumes=volumes)
     paid = paid_per_million(asked, usage) if api is None else None  # 'spending like 18k/month': the price paid now

@@ -74,5 +74,6 @@ def read_usage(m: Message, u: Understanding) -> None:
             scale = SECONDS["month"] / SECONDS[period] / 1e6
             u.ask["break_even"] |= {"read_million_per_month": round(said.read * scale, 4),
                                     "written_million_per_month": round(said.written * scale, 4)}
-        if not word_pattern("compare_verdict.per_token").search(text) and not word_pattern("api_price.per_million").search(text):
-            u.ask.pop("per_token", None)  # '$0.88 per million' is the API's price: both at the usage, no ranking
+        per_million = word_pattern("api_price.per_million").search(text) and not u.ask.get("api_price")
+        if not word_pattern("compare_verdict.per_token").search(text) and not per_million:
+            u.ask.pop("per_token", None)  # '$0.88 per million', '每百万token输入2元' is the API's price: both at the usage
