@@ -16,10 +16,12 @@ from gpu_advisor.tools.api_compare import ApiCompareInput, api_compare
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
 
-def _usd(price: dict[str, float], rec: Any, traffic: Any = None, per_output: bool = False) -> float | None:
+def _usd(price: dict[str, float], rec: Any, traffic: Any = None, per_output: bool = False,
+         volumes: tuple[float, float] | None = None) -> float | None:
     """The API's price per million tokens in USD: the one said, or the two said for tokens read and written
-    ('0.27 in / 1.1 out') blended at the plan's mix (per token written when per_output: what the API bills for a
-    token generated with its share of the reading), as knowledge.api_prices blends a listed price."""
+    ('0.27 in / 1.1 out') blended at the user's own monthly volumes read and written when said (so usage × price is
+    read × its price + written × its price), else at the plan's mix (per token written when per_output: what the API
+    bills for a token generated with its share of the reading), as knowledge.api_prices blends a listed price."""
     from gpu_advisor.knowledge import rules
 
     rate = 1.0 if price.get("usd") or price.get("usd_in") else (rec.usd_per_cny or rules().usd_per_cny)
@@ -28,7 +30,7 @@ def _usd(price: dict[str, float], rec: Any, traffic: Any = None, per_output: boo
     read_price, written_price = price.get("usd_in") or price.get("cny_in"), price.get("usd_out") or price.get("cny_out")
     if read_price is None or written_price is None:
         return None
-    read, written = (traffic.prompt_tokens, traffic.output_tokens) if traffic is not None else (4, 1)
+    read, written = volumes or ((traffic.prompt_tokens, traffic.output_tokens) if traffic is not None else (4, 1))
     mix = (read * read_price + written * written_price) / (read + written)
     return (mix * (read + written) / written if per_output else mix) * rate
 
@@ -72,7 +74,10 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     load = traffic.requests_per_s * traffic.output_tokens if traffic else best.aggregate_tokens_per_s
     said = asked.get("break_even")
     usage = said.get("usage_million_per_month") if isinstance(said, dict) else None
-    api = _usd(asked.get("api_price") or {}, rec, traffic, per_output=not usage)
+    ways = (said.get("read_million_per_month"), said.get("written_million_per_month")) \
+        if isinstance(said, dict) else (None, None)
+    volumes = (float(ways[0]), float(ways[1])) if ways[0] and ways[1] else None
+    api = _usd(asked.get("api_price") or {}, rec, traffic, per_output=not usage, volumes=volumes)
     paid = paid_per_million(asked, usage) if api is None else None  # 'spending like 18k/month': the price paid now
     listed = on_record(rec, traffic, not usage, asked.get("api_named")) if api is None else None  # its list price
     api = paid or (listed[0] if listed else api)

@@ -12,7 +12,10 @@ from gpu_advisor.tools.api_compare import ApiCompareResult
 
 
 def _millions(x: float, lang: str) -> str:
-    """Millions of tokens as a reader says them: '15 million', '1,500 万' (the catalog's unit: a million, ten thousand)."""
+    """Millions of tokens as a reader says them: '15 million', '1,500 万', '25 亿' (the catalog's unit: a million, ten
+    thousand, and from 100 million on a hundred million in Chinese: never '250,000 万')."""
+    if lang == "zh" and x >= 100:
+        return say(lang, "usage.tokens_in_yi", n=f"{x / 100:,.0f}" if x >= 10_000 else f"{x / 100:,.1f}".removesuffix(".0"))
     n = x * 100 if lang == "zh" else x
     return say(lang, "usage.tokens_in_millions", n=f"{n:,.0f}" if n >= 10 else f"{n:,.1f}")
 

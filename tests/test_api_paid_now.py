@@ -119,7 +119,7 @@ def test_deepseek_review_conversation_figures() -> None:
     usage = 5e7 * 730 / 24 / 1e6
     mix = (0.27 * 4096 + 1.10 * 256) / (4096 + 256)  # deepseek-chat at the requests sized
     assert api["api_usd_at_usage"] == pytest.approx(usage * mix, rel=1e-3)
-    assert "按你每月 152,083 万 token 的用量" in reply
+    assert "按你每月 15.2 亿 token 的用量" in reply  # from 1亿 on the volume is said in 亿, no longer '152,083 万'
 
 
 def test_the_models_own_api_wins_over_its_makers_main_one() -> None:

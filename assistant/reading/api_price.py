@@ -44,19 +44,41 @@ def _split_prices(text: str, u: Understanding) -> None:
     if not word_pattern("api_price.split_unit").search(text):
         return
     for order in ("label_first", "number_first"):  # 'input 0.27 output 1.1': not '0.27 output'
-        found = [word_pattern(f"api_price.split_{order}.{kind}").search(text) for kind in ("in", "out")]
-        if found[0] and found[1]:
+        found = [_price_said(text, order, kind) for kind in ("in", "out")]
+        if found[0] is not None and found[1] is not None:
             break
     else:
         return
-    read, written = (float(next(x.group(k) for k in ("v", "v2") if x.group(k))) for x in found if x)
+    read, written = (x for x in found if x is not None)
     unit = "cny" if word_pattern("api_price.split_yuan").search(text) else "usd"
     u.ask["api_price"] = {f"{unit}_in": read, f"{unit}_out": written}
     u.ask["per_token"] = True
     for slot in ("output_tokens", "batch_output_tokens", "prompt_tokens", "batch_input_tokens"):
         if u.updates.get(slot) in (read, written, int(read), int(written)):
             u.updates.pop(slot)  # '1.1 out per million' is no answer of 1 token
-    for slot in ("budget_usd", "budget_cny"):  # '$1.1', '8元' is a price per million, no budget (a budget in yuan is
-        if isinstance(u.updates.get(slot), (int, float)) and u.updates[slot] <= max(read, written):  # kept in USD)
+    _no_budget(u, max(read, written), unit)  # '$1.1', '输出每百万8块' is a price per million, no budget
+
+
+def _no_budget(u: Understanding, price: float, unit: str) -> None:
+    """Drop a budget read from the price itself (a budget in yuan is kept in USD: '8块' is $1.12 a month)."""
+    from gpu_advisor.knowledge import rules
+
+    usd = price * (rules().usd_per_cny if unit == "cny" else 1.0)
+    for slot in ("budget_usd", "budget_cny", "budget_usd_per_month"):
+        if isinstance(u.updates.get(slot), (int, float)) and u.updates[slot] <= max(price, usd * 1.01):
             u.updates.pop(slot)
     u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
+
+
+MAX_PER_MILLION = 10_000.0  # no API bills more a million tokens: '2000000000 input tokens' is a volume, not a price
+
+
+def _price_said(text: str, order: str, kind: str) -> float | None:
+    """The first number said as the price of tokens read (kind 'in') or written ('out'), skipping a volume beside the
+    same word ('每个月输入20亿token、输出5亿token，价格是输入每百万2块': 20亿 is tokens a month, 2块 the price)."""
+    for x in word_pattern(f"api_price.split_{order}.{kind}").finditer(text):
+        key = next(k for k in ("v", "v2") if x.group(k))
+        value = float(x.group(key))
+        if value <= MAX_PER_MILLION and not word_pattern("api_price.split_volume_after").match(text, x.end(key)):
+            return value
+    return None

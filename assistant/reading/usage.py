@@ -42,7 +42,8 @@ def read_usage(m: Message, u: Understanding) -> None:
 
     tokens, period, role = said.tokens, said.period, said.role
     values = {q.value for q in said.parts}
-    for slot in ("train_tokens", "context", "prompt_tokens", "output_tokens", "batch_input_tokens", "batch_output_tokens"):
+    for slot in ("train_tokens", "context", "prompt_tokens", "output_tokens", "batch_input_tokens", "batch_output_tokens",
+                 "rl_prompt_tokens", "rl_completion_tokens"):  # ('输入20亿token' a month: no RL prompt of 2e9 tokens)
         if u.updates.get(slot) in values:  # a volume over a period is never one request's length
             u.updates.pop(slot)
     if any(q.role == "model" for q in said.parts) and u.updates.get("model") in {f"{v / 1e9:g}B" for v in values}:
@@ -69,5 +70,10 @@ def read_usage(m: Message, u: Understanding) -> None:
     weighed = u.ask.get("break_even") is True  # 'self host vs just paying moonshot api' (reading.api_worth)
     if weighed or (word_pattern("usage.api_paid").search(text) and word_pattern("usage.cheaper_asked").search(text)):
         u.ask["break_even"] = {"usage_million_per_month": round(month, 4)}
-        if not word_pattern("compare_verdict.per_token").search(text) and not word_pattern("api_price.per_million").search(text):
-            u.ask.pop("per_token", None)  # '$0.88 per million' is the API's price: both at the usage, no ranking
+        if said.read and said.written:  # '输入20亿、输出5亿': the API bills each way at its own price (api_compare)
+            scale = SECONDS["month"] / SECONDS[period] / 1e6
+            u.ask["break_even"] |= {"read_million_per_month": round(said.read * scale, 4),
+                                    "written_million_per_month": round(said.written * scale, 4)}
+        per_million = word_pattern("api_price.per_million").search(text) and not u.ask.get("api_price")
+        if not word_pattern("compare_verdict.per_token").search(text) and not per_million:
+            u.ask.pop("per_token", None)  # '$0.88 per million', '每百万token输入2元' is the API's price: both at the usage
