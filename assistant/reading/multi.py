@@ -69,12 +69,16 @@ def _together(flat: str, kinds: tuple[str | None, str | None], alone: bool = Fal
     return not alone and all(kind in (None, "serve") for kind in kinds), False
 
 
+ONE_PERSON = 2  # users said up to which it is one person's own use ('just me', 'me and my wife'), as reading.personal
+
+
 def _each_alone(flat: str, u: Understanding, sides: tuple[Understanding, Understanding]) -> bool:
     """"what tok/s would i get on each", "各自能跑多少": two models on the user's own machine, each one's figures
     asked: each model alone (one at a time), not both loaded at once. A load of people said ("30 users each")
     is two services, together."""
     owned = u.updates.get("owned")
-    if not owned or any(k in side.updates for side in sides for k in ("users", "population", "users_range")):
+    if not owned or any(k in side.updates for side in sides for k in ("population", "users_range")) \
+            or any((side.updates.get("users") or 0) > ONE_PERSON for side in sides):  # 'just me' is 1 user
         return False
     if word_pattern("multi_each_alone").search(flat):
         return True
