@@ -35,10 +35,28 @@ def size_pair(also: dict[str, Any] | None, rec: Recommendation, call: Any) -> Pa
     if not also or also.get("running") or also.get("phase") not in (None, "serve", "batch") or best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
         return None
     first = rec.workload.model_copy(update={"serve_precision": best.precision}) if rec.relaxed else rec.workload
-    inp = PairInput(first=first, second=second_workload(rec.workload, also), gpu=best.gpu, gpus=best.gpus,
+    second = second_workload(rec.workload, also)
+    inp = PairInput(first=first, second=second, gpu=best.gpu, gpus=best.gpus,
                     together=bool(also.get("together")), first_per_gpu_bytes=best.serve_per_gpu_bytes or None,
                     owned=best.owned)
+    for fmt in _formats_unsaid(inp, best.precision):  # none said: the format the plan took, then 4-bit
+        tried = inp.model_copy(update={"second": second.model_copy(update={"serve_precision": fmt})})
+        if pair(tried).fits:
+            inp = tried
+            break
     return call("pair", inp.model_dump(mode="json"), lambda: pair(inp))
+
+
+def _formats_unsaid(inp: PairInput, taken: str | None) -> list[str]:
+    """One person's two models on their own machine, in turns, no format said for the second ('can i run qwen2.5
+    32b and llama 3.1 70b on my m3 max'): the formats tried for the second model when its default does not fit
+    alone: the one the plan took for the first, then the usual 4-bit file (llama.cpp's Q4_K_M for a GGUF plan,
+    else INT4), as the plan would pick for it alone. Nothing to try when it fits as it is, or runs at once."""
+    if inp.together or not inp.owned or inp.second.serve_precision is not None or not inp.second.spec.serves \
+            or pair(inp).fits:
+        return []
+    four = "q4_k_m" if taken and taken.startswith(("q", "iq")) else "int4"
+    return [fmt for fmt in dict.fromkeys([taken, four]) if fmt]
 
 
 def _kind(phase: str | None) -> str | None:

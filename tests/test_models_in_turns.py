@@ -120,7 +120,9 @@ def test_cj1_each_then_correction() -> None:
 ])
 def test_correction_next_turn_sizes_each_alone(first: str, correction: str) -> None:
     one, two = run_states([first, correction])
-    assert one["also"]["together"] is True  # assumed at first, and said so
+    # one person's own single machine: in turns from the first turn (h-mac3), the correction says so
+    assert one["also"]["together"] is False and not one["also"]["together_said"]
+    assert two["also"]["together"] is False and two["also"]["together_said"]
     a, b = one["profile"]["model"], one["also"]["model"]
     reply = _each_reply(two, a, b)
     assert bool(HAN.search(reply)) == bool(HAN.search(first))  # the reply stays in the user's language

@@ -69,14 +69,24 @@ def _together(flat: str, kinds: tuple[str | None, str | None], alone: bool = Fal
     return not alone and all(kind in (None, "serve") for kind in kinds), False
 
 
+ONE_PERSON = 2  # users said up to which it is one person's own use ('just me', 'me and my wife'), as reading.personal
+
+
 def _each_alone(flat: str, u: Understanding, sides: tuple[Understanding, Understanding]) -> bool:
     """"what tok/s would i get on each", "各自能跑多少": two models on the user's own machine, each one's figures
     asked: each model alone (one at a time), not both loaded at once. A load of people said ("30 users each")
     is two services, together."""
-    if not u.updates.get("owned") or any(k in side.updates for side in sides for k in ("users", "population",
-                                                                                        "users_range")):
+    owned = u.updates.get("owned")
+    if not owned or any(k in side.updates for side in sides for k in ("population", "users_range")) \
+            or any((side.updates.get("users") or 0) > ONE_PERSON for side in sides):  # 'just me' is 1 user
         return False
-    return bool(word_pattern("multi_each_alone").search(flat))
+    if word_pattern("multi_each_alone").search(flat):
+        return True
+    # "got a macbook m3 max 64gb, can i run qwen2.5 32b and llama 3.1 70b", "我的4090能跑X和Y吗": one person
+    # (no people counted, no 'we'/'our team') with one machine of their own runs one model at a time unless
+    # 'at the same time' / '同时' is said (_together reads that first)
+    one_person = u.updates.get("personal") or not word_pattern("owned_many_said").search(flat)
+    return bool(one_person and isinstance(owned, list) and len(owned) == 1)
 
 
 def _splits(flat: str, side_by_side: bool = False) -> list[int]:
