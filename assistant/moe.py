@@ -53,6 +53,21 @@ def moe_memory(ctx: Any) -> str:
     return "\n".join(lines)
 
 
+def fewest_that_hold(ctx: Any, model_id: str, gpu: Any) -> Any:
+    """The option of the fewest of `gpu` (COUNTS) that hold `model_id` in FORMAT for one user, each try recorded;
+    None when 8 do not."""
+    w = Workload(phase="serve", model=model_id, serve_precision=FORMAT, users=1, region=ctx.region)
+    for n in COUNTS:
+        start = time.perf_counter()
+        o = evaluate(w, gpu, n)
+        if ctx.recorder is not None:
+            ctx.recorder("evaluate_option", {"workload": w.model_dump(mode="json"), "gpu": gpu.id, "gpus": n},
+                         o.model_dump(mode="json") if o else {}, (time.perf_counter() - start) * 1000)
+        if o is not None and o.ok:
+            return o
+    return None
+
+
 def _reference(ctx: Any, model_id: str) -> str | None:
     """One user on the fewest of the region's large cards (1, 2, 4, 8) that hold it in 8-bit, as the tools size it;
     on the card the user named when one was (assistant/moe_card.py)."""
@@ -61,17 +76,8 @@ def _reference(ctx: Any, model_id: str) -> str | None:
 
         return on_card(ctx, model_id, ctx.turn.ask["moe_card"])
     gpu = find_gpu(REFERENCE.get(ctx.region, REFERENCE["global"]))
-    w = Workload(phase="serve", model=model_id, serve_precision=FORMAT, users=1, region=ctx.region)
-    o = None
-    for n in COUNTS:
-        start = time.perf_counter()
-        o = evaluate(w, gpu, n)
-        if ctx.recorder is not None:
-            ctx.recorder("evaluate_option", {"workload": w.model_dump(mode="json"), "gpu": gpu.id, "gpus": n},
-                         o.model_dump(mode="json") if o else {}, (time.perf_counter() - start) * 1000)
-        if o is not None and o.ok:
-            break
-    if o is None or not o.ok or not o.decode_tokens_per_s:
+    o = fewest_that_hold(ctx, model_id, gpu)
+    if o is None or not o.decode_tokens_per_s:
         return None
     ctx.data["reference"] = {"gpu": gpu.name, "gpus": o.gpus, "per_gpu_bytes": o.serve_per_gpu_bytes,
                              "capacity_bytes": o.capacity_bytes, "tokens_per_s": o.decode_tokens_per_s}

@@ -6,29 +6,12 @@ sized the same way on the region's reference card (assistant/moe.py REFERENCE) i
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from gpu_advisor.assistant import choice_dims
+from gpu_advisor.assistant.moe import FORMAT, fewest_that_hold
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, find_model
-from gpu_advisor.tools.recommend import Workload, evaluate
-
-FORMAT = "fp8"  # the 8-bit format vLLM serves these in on cards with FP8 units (the reference cards have them)
-COUNTS = (1, 2, 4, 8)  # the fewest of the reference cards that hold each model
-
-
-def _sized(ctx: Any, model_id: str, gpu: Any) -> Any:
-    w = Workload(phase="serve", model=model_id, serve_precision=FORMAT, users=1, region=ctx.region)
-    for n in COUNTS:
-        start = time.perf_counter()
-        o = evaluate(w, gpu, n)
-        if ctx.recorder is not None:
-            ctx.recorder("evaluate_option", {"workload": w.model_dump(mode="json"), "gpu": gpu.id, "gpus": n},
-                         o.model_dump(mode="json") if o else {}, (time.perf_counter() - start) * 1000)
-        if o is not None and o.ok:
-            return o
-    return None
 
 
 def compared_models(ask: dict[str, Any]) -> list[str]:
@@ -48,7 +31,7 @@ def compare_lines(ctx: Any, reference: str) -> list[str]:
     rows: list[dict[str, Any]] = []
     out: list[str] = []
     for model_id in models:
-        o = _sized(ctx, model_id, gpu)
+        o = fewest_that_hold(ctx, model_id, gpu)
         if o is None or not o.decode_tokens_per_s:
             return []
         m = find_model(model_id)
