@@ -19,26 +19,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from forked import in_child
 
 import gpu_advisor.assistant.history.store as store_module
 from gpu_advisor.assistant.history import HistoryStore
 from gpu_advisor.assistant.history.damage import log_of_another_file
 
 POSIX = pytest.mark.skipif(os.name != "posix", reason="fork and kill")
-
-
-def _in_child(work) -> int:
-    """Run `work` in a forked child that ends with os._exit (no close, no checkpoint: as a killed app)."""
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        status = 0
-        try:
-            work()
-        except BaseException:  # noqa: BLE001 - the child reports by its exit status only
-            status = 3
-        os._exit(status)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status)
 
 
 def _history(path: Path, tag: str, in_file: int) -> set[str]:
@@ -62,7 +49,7 @@ def _log_and_die(path: Path, tag: str, logged: int) -> set[str]:
             writer.add_message(sid, "user", f"{tag} log {i} " + "y" * 400)
         os._exit(0)
 
-    assert _in_child(write_and_die) == 0
+    assert in_child(write_and_die) == 0
     assert Path(f"{path}-wal").stat().st_size > 32
     return {f"{tag} log {i}" for i in range(logged)}
 
@@ -156,7 +143,7 @@ def test_setting_a_foreign_log_aside_killed_at_any_step_keeps_it_once(tmp_path, 
         store_module._kill_point = kill
         HistoryStore(live).close()
 
-    assert _in_child(killed) == 9
+    assert in_child(killed) == 9
     store = HistoryStore(live)
     store.close()
     assert _texts(live) == texts

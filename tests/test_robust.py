@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from forked import in_child
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,20 +23,6 @@ from gpu_advisor.assistant.history import HistoryError, HistoryStore
 
 ROOT = Path(__file__).resolve().parent.parent
 POSIX = pytest.mark.skipif(os.name != "posix", reason="fork, FIFOs and kill -9")
-
-
-def _in_child(work) -> int:
-    """Run `work` in a forked child that ends with os._exit (no close, no checkpoint: as a killed app)."""
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        status = 0
-        try:
-            work()
-        except BaseException:  # noqa: BLE001 - the child reports by its exit status only
-            status = 3
-        os._exit(status)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status)
 
 
 def _wal_damaged(path: Path, sessions: int, reader_died: bool) -> set[str]:
@@ -57,7 +44,7 @@ def _wal_damaged(path: Path, sessions: int, reader_died: bool) -> set[str]:
             writer.add_message(new, "user", f"wal message {i} " + "x" * 3000)
         os._exit(0)
 
-    assert _in_child(write_and_die) == 0
+    assert in_child(write_and_die) == 0
     wal = Path(f"{path}-wal")
     with wal.open("r+b") as f:  # the second frame's page (the attack's bytes 5000-7000)
         f.seek(5000)
@@ -69,7 +56,7 @@ def _wal_damaged(path: Path, sessions: int, reader_died: bool) -> set[str]:
         os._exit(0)
 
     if reader_died:
-        assert _in_child(read_and_die) == 0
+        assert in_child(read_and_die) == 0
     return texts
 
 
@@ -121,7 +108,7 @@ def _open_killed_at(path: Path, step: str, nth: int = 1) -> int:
         store_module._kill_point = kill
         HistoryStore(path).close()
 
-    return _in_child(work)
+    return in_child(work)
 
 
 @POSIX
@@ -199,7 +186,7 @@ def test_a_session_claim_file_that_is_not_a_file_never_switches_the_guard_off(tm
         (tmp_path / "sid").write_text(made.create_session("held"))
         made.close()
 
-    assert _in_child(make) == 0
+    assert in_child(make) == 0
     claims = Path(f"{path}.sessions.lock")
     claims.unlink(missing_ok=True)
     _not_a_file(claims, kind)
