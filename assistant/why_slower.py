@@ -59,23 +59,27 @@ def _on_card(model: str, precision: str, gpu_id: str, recorder: Any) -> dict[str
     from gpu_advisor.tools.models import resolve_model
     from gpu_advisor.tools.throughput import SpeedInput, link, speed
 
-    fit_in = FitInput(model=model, gpu=gpu_id, phase="serve", counts=COUNTS, precision=precision, context=FIT_CONTEXT)
-    try:
-        r = fit(fit_in)
-    except (ToolError, LookupError, ValueError):
+    def recorded(name: str, tool: Any, inp: Any) -> Any:
+        """The tool's result for `inp`, recorded; None when it cannot size it."""
+        try:
+            out = tool(inp)
+        except (ToolError, LookupError, ValueError):
+            return None
+        if recorder is not None:
+            recorder(name, inp.model_dump(mode="json"), out.model_dump(mode="json"), 0.0)
+        return out
+
+    r = recorded("fit", fit, FitInput(model=model, gpu=gpu_id, phase="serve", counts=COUNTS, precision=precision,
+                                      context=FIT_CONTEXT))
+    if r is None:
         return None
-    if recorder is not None:
-        recorder("fit", fit_in.model_dump(mode="json"), r.model_dump(mode="json"), 0.0)
     if r.smallest_fit is None:
         return {"model": r.model, "gpus": None}
     o = next(o for o in r.options if o.gpus == r.smallest_fit)
-    speed_in = SpeedInput(model=model, precision=precision, gpu=gpu_id, gpus=r.smallest_fit, context=FIT_CONTEXT)
-    try:
-        s = speed(speed_in)
-    except (ToolError, LookupError, ValueError):
+    s = recorded("speed", speed, SpeedInput(model=model, precision=precision, gpu=gpu_id, gpus=r.smallest_fit,
+                                            context=FIT_CONTEXT))
+    if s is None:
         return None
-    if recorder is not None:
-        recorder("speed", speed_in.model_dump(mode="json"), s.model_dump(mode="json"), 0.0)
     decode = next(t for t in s.terms if t.key == "decode_tokens_per_s")
     comm = float(decode.inputs.get("communication_s") or 0.0)
     gpu = find_gpu(gpu_id)
