@@ -46,10 +46,6 @@ def _hourly(rec: Any, best: Any) -> tuple[float, int | None] | None:
     return (best.usd_per_hour, None) if best is not None and best.usd_per_hour else None
 
 
-def _millions(x: float) -> str:
-    return f"{x:,.0f}" if x >= 10 else f"{x:,.1f}"
-
-
 def _words(usage: float, lang: str) -> str:
     from gpu_advisor.assistant.usage_api import _millions as said
 
@@ -99,13 +95,13 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
         say(lang, "api.head", option=gpu_words(best, lang), hour=money(hourly[0]), tps=tps(load))
     lines = [head,
              "- " + say(lang, "api.self", self=money(r.self_usd_per_million), month=money(r.month_usd),
-                        capacity=_millions(r.capacity_million_per_month))]
+                        capacity=_words(r.capacity_million_per_month, lang))]
     if api is None or r.break_even_million_per_month is None:
         lines.append(say(lang, "api.need_price", month=money(r.month_usd)))
         return "\n".join(lines)
     volume = r.break_even_million_per_month
     key = "api.vs_wins" if r.self_wins_at_capacity else "api.vs_loses"
-    lines.append("- " + say(lang, key, api=money(api), volume=_millions(volume), day=_millions(volume / 30),
+    lines.append("- " + say(lang, key, api=money(api), volume=_words(volume, lang), day=_words(volume / 30, lang),
                             share=pct(r.break_even_share or 0), self=money(r.self_usd_per_million)))
     if listed:
         lines.append("- " + listed_line(listed[1], traffic, money, lang, rec))

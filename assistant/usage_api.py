@@ -12,10 +12,14 @@ from gpu_advisor.tools.api_compare import ApiCompareResult
 
 
 def _millions(x: float, lang: str) -> str:
-    """Millions of tokens as a reader says them: '15 million', '1,500 万', '25 亿' (the catalog's unit: a million, ten
-    thousand, and from 100 million on a hundred million in Chinese: never '250,000 万')."""
+    """Millions of tokens as a reader says them: '15 million', '2.5 billion', '1,500 万', '25 亿' (the catalog's unit:
+    a million, and from a thousand million on a billion in English; ten thousand, and from 100 million on a hundred
+    million in Chinese: never '2,500 million' or '250,000 万')."""
     if lang == "zh" and x >= 100:
         return say(lang, "usage.tokens_in_yi", n=f"{x / 100:,.0f}" if x >= 10_000 else f"{x / 100:,.1f}".removesuffix(".0"))
+    if lang != "zh" and x >= 1000:
+        return say(lang, "usage.tokens_in_billions",
+                   n=f"{x / 1000:,.0f}" if x >= 10_000 else f"{x / 1000:,.1f}".removesuffix(".0"))
     n = x * 100 if lang == "zh" else x
     return say(lang, "usage.tokens_in_millions", n=f"{n:,.0f}" if n >= 10 else f"{n:,.1f}")
 

@@ -68,11 +68,11 @@ def test_gpt_4o_mini_spend_priced_per_million_and_checked_against_its_list_price
     api = d["results"]["api_compare"]
     assert api["api_usd_at_usage"] == pytest.approx(18_000) and api["self_wins_at_usage"] is True
     lines = text.split("\n")
-    assert lines[0].startswith("**Yes: self-hosting is cheaper.** At your 2,000 million tokens a month the API bills "
+    assert lines[0].startswith("**Yes: self-hosting is cheaper.** At your 2 billion tokens a month the API bills "
                                "$18,000 at $9.00 per million, against $796 a month")
-    assert "- what you pay now: $18,000 a month for 2,000 million tokens, $9.00 per million tokens" in text
+    assert "- what you pay now: $18,000 a month for 2 billion tokens, $9.00 per million tokens" in text
     assert "list price on record for gpt-4o-mini (OpenAI, 2024-07-18): $0.15 per million tokens read" in text
-    assert "- ⚠ $18,000 a month is about 45 times what gpt-4o-mini lists for 2,000 million tokens ($400 a month)" in text
+    assert "- ⚠ $18,000 a month is about 45 times what gpt-4o-mini lists for 2 billion tokens ($400 a month)" in text
     assert "At the list price the API costs less than the $796 a month of self-hosting: stay on the API." in text
     assert "Budget" not in text and "within your $18,000" not in text  # no budget was said
 
@@ -81,7 +81,7 @@ def test_spend_close_to_the_list_price_is_not_flagged() -> None:
     text, _d = _data(["we're on the gpt-4o-mini api, we pay $450 a month, 2B tokens a month. would self hosting "
                       "qwen3 32b be cheaper?"])
     assert "what you pay now: $450 a month" in text and "⚠ $450" not in text
-    assert text.startswith("**No: stay on the API.** At your 2,000 million tokens a month it bills $450 at $0.23")
+    assert text.startswith("**No: stay on the API.** At your 2 billion tokens a month it bills $450 at $0.23")
 
 
 def test_spend_said_in_chinese_is_weighed_in_chinese() -> None:

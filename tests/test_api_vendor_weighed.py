@@ -59,7 +59,7 @@ def test_the_api_is_priced_at_the_usage_with_moonshots_price(text, lang):
     api = payload(reply)["results"]["api_compare"]
     assert api["api_usd_at_usage"] == pytest.approx(2000 * (0.60 * 4096 + 2.50 * 256) / (4096 + 256), rel=1e-3)
     if lang == "en":
-        assert body.startswith("**No: stay on the API.** At your 2,000 million tokens a month it bills $1,424 at $0.71")
+        assert body.startswith("**No: stay on the API.** At your 2 billion tokens a month it bills $1,424 at $0.71")
         assert "Moonshot AI's list price on record (2026-03-26)" in body and "moonshot api" not in body
     else:
         assert body.startswith("**不会更便宜，继续用 API。**") and "Moonshot AI 公布的标价（2026-03-26）" in body

@@ -99,7 +99,7 @@ def test_r1_against_its_api_at_the_volumes_said() -> None:
     assert d["profile"]["prompt_tokens"] is None and d["profile"]["output_tokens"] == 1024
     assert api["api_usd_at_usage"] == pytest.approx(1200 * 0.55 + 300 * 2.19, rel=1e-3)  # $1,317: DeepSeek's R1 list
     assert api["self_wins_at_usage"] is False and api["month_usd"] > 5 * api["api_usd_at_usage"]
-    assert first.content.startswith("**No: stay on the API.** At your 1,500 million tokens a month it bills $1,317")
+    assert first.content.startswith("**No: stay on the API.** At your 1.5 billion tokens a month it bills $1,317")
     assert "DeepSeek's list price on record (2025-02-09)" in first.content
     assert "validation error" not in second.content and "1,200,000,000-token" not in first.content
 
