@@ -14,7 +14,7 @@ from gpu_advisor.knowledge import find_gpu
 _PUNCT = re.compile(r"[,.;:!?()\"~\-]+")
 _SENTENCE = re.compile(r"\.(?!\d)|[;!?]")
 _CLAUSE = re.compile(r"\.(?!\d)|[;!?,]")
-_MEMORY_TYPED = re.compile(r"\d{2,3}\s*(?:gb|g|gib)\b")  # a memory said with the card ('a100 80gb')
+_MEMORY_TYPED = re.compile(r"(?<!\d)\d{1,3}\s*(?:gb|g|gib)\b")  # a memory said with the card ('a100 80gb')
 
 
 def memory_said(text: str) -> tuple[float, int | None] | None:
@@ -35,10 +35,31 @@ def _clauses(text: str) -> list[str]:
     return [*_SENTENCE.split(text), *_CLAUSE.split(text)]
 
 
+def _family_named(m: Message, u: Understanding) -> bool:
+    """'its actually the 8gb version of the 3060', '3060是8G的': a memory said of the one card named without its
+    memory (so by its family) puts the held card's memory right; the card is not put in its own place."""
+    if len(m.gpus) != 1:
+        return False
+    s, e, card, _n = m.gpus[0]
+    if _MEMORY_TYPED.search(m.text[s:e]) or (u.ask.get("replaced") or (card,))[0] != card:
+        return False
+    before = word_pattern("memory_variant.card_link").sub("", m.masked[:s])
+    said = memory_said(f"{before} {m.masked[e:]}".strip())
+    if said is None:
+        return False
+    # the family named only to say which memory: no card named anew (the held one's variant is not kept over it)
+    u.ask = {k: v for k, v in u.ask.items() if k not in ("replaced", "card_names")} | {"memory_variant": said}
+    if u.updates.get("owned") == [f"1x {card}"]:  # 'my 3060 is the 8gb one': 'my' owns no other card
+        u.updates = {k: v for k, v in u.updates.items() if k != "owned"}
+    return True
+
+
 def read_memory_variant(m: Message, u: Understanding) -> None:
     """u.ask['memory_variant'] when the message only puts a card's memory right, naming no card or naming the card
     by its memory ('actually they're A100 80GB': read as 'actually they're 80gb', u.ask['memory_variant_card'])."""
     mine = [f"1x {g}" for _s, _e, g, _n in m.gpus]  # "my bad, they're A100 80GB": 'my' is no card owned
+    if _family_named(m, u):
+        return
     if len(m.gpus) > 1 or u.ask.get("replaced"):
         return
     if u.updates and u.updates != {"owned": mine}:
