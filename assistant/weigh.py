@@ -49,9 +49,29 @@ def _workload(ctx: Any, model: str, precision: str | None, users: int | None = N
     from gpu_advisor.assistant.advice import workload_for
     from gpu_advisor.assistant.policy import Profile
 
-    load = {"users": users} if users else {}
-    profile = Profile.model_validate({**ctx.profile, "model": model, "precision": precision, **load})
+    load = {"users": users or _users(ctx)}
+    profile = Profile.model_validate({**ctx.profile, "model": model, "precision": precision, "context": _context(ctx),
+                                      **load})
     return workload_for(profile)
+
+
+def _context(ctx: Any) -> int:
+    """The context each user holds: the one said, else the use's (a support bot's 4k, a coding assistant's 16k),
+    else the tools' default."""
+    from gpu_advisor.assistant.slots import use_context
+
+    return int(ctx.profile.get("context") or use_context(ctx.profile) or DEFAULT_CONTEXT)
+
+
+def _users(ctx: Any) -> int:
+    """Users at once: the count said, else the point of a range said ('10-20 users') or of a population the
+    table takes (slots), else one."""
+    from gpu_advisor.assistant.slots import SLOTS
+
+    p = ctx.profile
+    if p.get("users") or not (p.get("users_range") or p.get("population")):
+        return int(p.get("users") or 1)
+    return int(SLOTS["users"].default_for(p, ctx.lang) or 1)
 
 
 def _run(ctx: Any, model: str, precision: str | None, gpu: Gpu, count: int, owned: bool,
@@ -201,8 +221,10 @@ def weigh(ctx: Any) -> str:
     option = f"{count} × {gpu.name}" if count > 1 else gpu.name
     title = "weigh.title_which" if which else "weigh.title_formats" if formats else "weigh.title_models"
     lines = ["## " + ctx.say(title, option=option), ""]
-    users, context = ctx.profile.get("users") or 1, ctx.profile.get("context") or DEFAULT_CONTEXT
+    users, context = _users(ctx), _context(ctx)
     ctx.data.update({"card": gpu.name, "users": users, "context": context})
+    if which:  # kept for a follow-up that changes the figures ('10 users', '16k context'): asked again (which_kept)
+        ctx.data.update({"which_model": True, "card_id": gpu.id, "count": count, "speech": bool(spec.get("speech"))})
     lines.append(ctx.say("weigh.setting", users=users, context=f"{context:,}", yours=ctx.say("weigh.yours") if owned else ""))
     for model_id, asked in (spec.get("stand_in") or {}).items():
         ctx.data.setdefault("stand_in", {})[model_id] = asked
