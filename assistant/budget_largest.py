@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor.assistant.slots import use_context
+from gpu_advisor.assistant.sized_load import context_each, users_at_once
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, used_prices
 from gpu_advisor.tools.budget_rigs import BudgetRigs, Rig, budget_rigs
@@ -17,7 +17,6 @@ from gpu_advisor.tools.cost import HOURS_PER_MONTH
 from gpu_advisor.tools.recommend import Workload
 
 PLACEHOLDER_MODEL = "llama-3.1-8b"  # the workload's model slot: replaced by every size the tools try
-DEFAULT_CONTEXT = Workload.model_fields["context"].default
 
 
 def budget_intents(u: Any, profile: Any) -> None:
@@ -68,23 +67,13 @@ def budget_followed(turn: Any, state: Any, updates: dict[str, Any], after: dict[
     turn.ask["budget_largest"] = {"trains": after.get("phase") in TRAIN_PHASES, "whole_pc": whole}
 
 
-def _users(p: dict[str, Any]) -> int:
-    """Users at once a follow-up said ('并发十来个人', '10-20 users', 'our 800 staff'): the count, else the table's
-    point of the range or population (slots); one when none was said."""
-    from gpu_advisor.assistant.slots import SLOTS
-
-    if p.get("users") or not (p.get("users_range") or p.get("population")):
-        return int(p.get("users") or 1)
-    return int(SLOTS["users"].default_for(p) or 1)
-
-
 def _workload(ctx: Any, spec: dict[str, Any]) -> tuple[Workload, float]:
     p = ctx.profile
     trains = bool(spec.get("trains")) or p.get("phase") in TRAIN_PHASES
     monthly = p.get("budget_usd_per_month") is not None
     fields: dict[str, Any] = {
-        "phase": "fine-tune" if trains else "serve", "model": PLACEHOLDER_MODEL, "users": 1 if trains else _users(p),
-        "context": p.get("context") or use_context(p) or DEFAULT_CONTEXT, "region": ctx.region, "used_ok": bool(p.get("used_ok")),
+        "phase": "fine-tune" if trains else "serve", "model": PLACEHOLDER_MODEL, "users": 1 if trains else users_at_once(p),
+        "context": context_each(p), "region": ctx.region, "used_ok": bool(p.get("used_ok")),
         "has_host": p.get("has_host") is not False, "serve_precision": None if trains else p.get("precision"),
         "budget_leeway": p.get("budget_leeway") or 0.0,
         **({"budget_usd_per_month": p["budget_usd_per_month"]} if monthly else {"budget_usd": p.get("budget_usd")})}
