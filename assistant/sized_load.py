@@ -18,7 +18,7 @@ def users_at_once(p: dict[str, Any]) -> int:
 
     if p.get("users") or not (p.get("users_range") or p.get("population")):
         return int(p.get("users") or 1)
-    return int(SLOTS["users"].default_for(p) or 1)  # type: ignore[arg-type]
+    return int(SLOTS["users"].default_for(p) or 1)
 
 
 def context_each(p: dict[str, Any]) -> int:
@@ -26,4 +26,4 @@ def context_each(p: dict[str, Any]) -> int:
     else the tools' default."""
     from gpu_advisor.assistant.slots import use_context
 
-    return int(p.get("context") or use_context(p) or DEFAULT_CONTEXT)  # type: ignore[arg-type]
+    return int(p.get("context") or use_context(p) or DEFAULT_CONTEXT)
