@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.assistant.sized_load import context_each, users_at_once
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, used_prices
 from gpu_advisor.tools.budget_rigs import BudgetRigs, Rig, budget_rigs
@@ -16,7 +17,6 @@ from gpu_advisor.tools.cost import HOURS_PER_MONTH
 from gpu_advisor.tools.recommend import Workload
 
 PLACEHOLDER_MODEL = "llama-3.1-8b"  # the workload's model slot: replaced by every size the tools try
-DEFAULT_CONTEXT = Workload.model_fields["context"].default
 
 
 def budget_intents(u: Any, profile: Any) -> None:
@@ -38,7 +38,9 @@ def budget_intents(u: Any, profile: Any) -> None:
 # What a follow-up to the answer may change and be answered again at once ('used is fine', 'what about 8-bit?',
 # 'I need a whole PC', '$5000 then', 'for fine-tuning'); a model or a card named starts the plan instead.
 FOLLOW_SLOTS = {"used_ok", "has_host", "precision", "budget_usd", "budget_usd_per_month", "budget_leeway",
-                "utilisation", "phase", "method", "context", "seq_len", "region", "currency", "personal", "preference"}
+                "utilisation", "phase", "method", "context", "seq_len", "region", "currency", "personal", "preference",
+                "users", "users_range", "population", "population_daily", "use_case", "product", "prompt_tokens",
+                "min_tokens_per_s"}  # the load, the use and a speed: each rig sized again at them ('并发十来个人')
 TRAIN_PHASES = ("fine-tune", "train-and-serve")
 
 
@@ -70,8 +72,8 @@ def _workload(ctx: Any, spec: dict[str, Any]) -> tuple[Workload, float]:
     trains = bool(spec.get("trains")) or p.get("phase") in TRAIN_PHASES
     monthly = p.get("budget_usd_per_month") is not None
     fields: dict[str, Any] = {
-        "phase": "fine-tune" if trains else "serve", "model": PLACEHOLDER_MODEL, "users": 1,
-        "context": p.get("context") or DEFAULT_CONTEXT, "region": ctx.region, "used_ok": bool(p.get("used_ok")),
+        "phase": "fine-tune" if trains else "serve", "model": PLACEHOLDER_MODEL, "users": 1 if trains else users_at_once(p),
+        "context": context_each(p), "region": ctx.region, "used_ok": bool(p.get("used_ok")),
         "has_host": p.get("has_host") is not False, "serve_precision": None if trains else p.get("precision"),
         "budget_leeway": p.get("budget_leeway") or 0.0,
         **({"budget_usd_per_month": p["budget_usd_per_month"]} if monthly else {"budget_usd": p.get("budget_usd")})}
@@ -107,14 +109,15 @@ def _head(ctx: Any, r: Rig) -> str:
     return ctx.say(key, cards=_cards(ctx, r), price=ctx.usd(r.usd))
 
 
-def _line(ctx: Any, r: Rig, trains: bool) -> str:
+def _line(ctx: Any, r: Rig, trains: bool, users: int = 1) -> str:
     moe = ctx.say("budget_largest.moe", active=_size(r.active_params_b)) if r.active_params_b else ""
     if trains:
         held = ctx.say("budget_largest.trains", model=_name(ctx, r.model), params=_size(r.params_b), moe=moe,
                        used=gb(r.per_gpu_gb * 1e9), cap=gb(r.capacity_gb * 1e9))
     else:
-        held = ctx.say("budget_largest.serves", model=_name(ctx, r.model), params=_size(r.params_b), moe=moe,
-                       fmt=(r.precision or "").upper(), tps=tps(r.decode_tokens_per_s or 0))
+        held = ctx.say("budget_largest.serves" + ("_users" if users > 1 else ""), model=_name(ctx, r.model),
+                       params=_size(r.params_b), moe=moe, fmt=(r.precision or "").upper(),
+                       tps=tps(r.decode_tokens_per_s or 0), users=users)
     if r.dense_model is not None:
         key = "budget_largest.dense_train" if trains else "budget_largest.dense"
         held += ctx.say(key, model=_name(ctx, r.dense_model), params=_size(r.dense_params_b or 0),
@@ -144,8 +147,9 @@ def _assumed(ctx: Any, found: BudgetRigs, budget: str) -> list[str]:
     else:
         lines.append(ctx.say("budget_largest.assumed.format"))
     if not found.trains:
-        lines.append(ctx.say("budget_largest.assumed.serve_local" if not found.monthly else "budget_largest.assumed.serve",
-                             context=f"{found.context:,}"))
+        key = "budget_largest.assumed.serve_local" if not found.monthly else "budget_largest.assumed.serve"
+        lines.append(ctx.say(key + ("_users" if found.users > 1 else ""), context=f"{found.context:,}",
+                             users=f"{found.users:,}"))
     return [ctx.say("answer.assumptions"), *("- " + x for x in lines)]
 
 
@@ -165,7 +169,7 @@ def budget_largest_reply(ctx: Any) -> str:
     else:
         lines.append(ctx.say("budget_largest.lead_rent" if found.monthly else "budget_largest.lead"))
         lines.append("")
-        lines += [_line(ctx, r, found.trains) for r in found.rigs]
+        lines += [_line(ctx, r, found.trains, found.users) for r in found.rigs]
     lines.append("")
     lines += _assumed(ctx, found, budget)
     ctx.data["budget_largest"]["own_offer"] = True  # the follow-ups this answer takes, offered here (not the plan's)

@@ -105,6 +105,7 @@ from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.assistant.unknown_first import last_words, with_unknown_first
 from gpu_advisor.assistant.user_base import user_base_at_hours
 from gpu_advisor.assistant.variant_switch import apply_variant
+from gpu_advisor.assistant.which_kept import which_followed
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
@@ -1065,6 +1066,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     rent_quotes = _rent_quotes(u, turn, state, lang)
     _same_question_of(turn, state, updates)
     budget_followed(turn, state, updates, after, text)  # 'used is fine' after the biggest model a budget buys
+    which_followed(turn, state, updates, after)  # '并发也就十来个人' after the models that run on their 4090
     moved = {k for k in after if after[k] != before[k]}
     turn.before = {k: before[k] for k in moved}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.assistant.sized_load import context_each, users_at_once
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, gpus
 from gpu_advisor.knowledge.schema import Gpu
@@ -49,6 +50,8 @@ def _workload(ctx: Any, trains: bool) -> Workload:
 
     phase = "fine-tune" if trains else "serve"
     profile = {**ctx.profile, "phase": phase, "model": ctx.profile.get("model") or FALLBACK_MODEL}
+    if not trains:  # the users at once and the context a follow-up said ('10-20 users', 'a support bot'): held
+        profile.update(users=users_at_once(ctx.profile), context=context_each(ctx.profile))
     return workload_for(Profile.model_validate(profile))
 
 
@@ -138,7 +141,8 @@ def largest_reply(ctx: Any) -> str:
             (r.precision or "").upper() if precision else ctx.say("largest.usual_format"))
         lines.append(_line(ctx, r, label))
     lines += _in_practice(ctx, results)
-    ctx.data["largest"] = {"gpu": gpu.id, "gpus": count, "owned": owned, "trains": trains, "results": results}
+    ctx.data["largest"] = {"gpu": gpu.id, "gpus": count, "owned": owned, "trains": trains, "results": results,
+                           "memory_gb": spec.get("memory_gb"), "users": w.users, "context": w.context}
     lines.append("")
     lines.append(ctx.say("largest.setting_train", seq=f"{w.seq_len:,}") if trains
                  else ctx.say("largest.setting_serve_one" if w.users == 1 else "largest.setting_serve", users=f"{w.users:,}",

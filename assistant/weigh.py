@@ -12,12 +12,11 @@ from typing import Any
 
 from gpu_advisor.assistant import format_concept, format_load, format_verdict, same_format
 from gpu_advisor.assistant.catalog import localise
+from gpu_advisor.assistant.sized_load import context_each, users_at_once
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, models
 from gpu_advisor.knowledge.schema import Gpu
 from gpu_advisor.tools.recommend import HOME_FORMATS, TIGHT_HEADROOM, Option, Workload
-
-DEFAULT_CONTEXT = Workload.model_fields["context"].default  # the tools' context when none is said
 
 # Formats by how much quality they lose (the class said for each): bits per weight at or above each bound.
 QUALITY_CLASSES = ((15.5, "lossless"), (7.5, "near"), (4.0, "small"), (0.0, "large"))
@@ -49,7 +48,7 @@ def _workload(ctx: Any, model: str, precision: str | None, users: int | None = N
     from gpu_advisor.assistant.advice import workload_for
     from gpu_advisor.assistant.policy import Profile
 
-    load = {"users": users} if users else {}
+    load = {"users": users or users_at_once(ctx.profile), "context": context_each(ctx.profile)}
     profile = Profile.model_validate({**ctx.profile, "model": model, "precision": precision, **load})
     return workload_for(profile)
 
@@ -201,8 +200,10 @@ def weigh(ctx: Any) -> str:
     option = f"{count} × {gpu.name}" if count > 1 else gpu.name
     title = "weigh.title_which" if which else "weigh.title_formats" if formats else "weigh.title_models"
     lines = ["## " + ctx.say(title, option=option), ""]
-    users, context = ctx.profile.get("users") or 1, ctx.profile.get("context") or DEFAULT_CONTEXT
+    users, context = users_at_once(ctx.profile), context_each(ctx.profile)
     ctx.data.update({"card": gpu.name, "users": users, "context": context})
+    if which:  # kept for a follow-up that changes the figures ('10 users', '16k context'): asked again (which_kept)
+        ctx.data.update({"which_model": True, "card_id": gpu.id, "count": count, "speech": bool(spec.get("speech"))})
     lines.append(ctx.say("weigh.setting", users=users, context=f"{context:,}", yours=ctx.say("weigh.yours") if owned else ""))
     for model_id, asked in (spec.get("stand_in") or {}).items():
         ctx.data.setdefault("stand_in", {})[model_id] = asked

@@ -54,7 +54,7 @@ class Rig(BaseModel):
     params_b: float
     active_params_b: float | None = None
     precision: str | None = None
-    decode_tokens_per_s: float | None = Field(None, description="serving: one user's tokens/s on that model")
+    decode_tokens_per_s: float | None = Field(None, description="serving: each user's tokens/s on that model")
     per_gpu_gb: float
     capacity_gb: float
     dense_model: str | None = Field(None, description="the largest dense model it holds, when the largest is a MoE")
@@ -76,6 +76,7 @@ class BudgetRigs(BaseModel):
     has_host: bool = Field(True, description="bought consumer cards go into a computer the user has")
     pc_usd: float = Field(description="a desktop PC for up to two cards (rules.host_systems), were one needed")
     context: int
+    users: int = Field(1, description="serving: the users at once each rig is sized for (their KV cache held)")
     seq_len: int
     rigs: list[Rig]
 
@@ -171,13 +172,14 @@ def _cached(raw: str, hours: float, most: int) -> BudgetRigs:
                       trains=w.spec.trains, method=TRAIN_METHOD if w.spec.trains else None,
                       precision=None if w.spec.trains else w.serve_precision, used_said=w.used_ok,
                       has_host=w.has_host, pc_usd=rules().host_systems["consumer"].usd, context=w.context,
+                      users=1 if w.spec.trains else (w.users or 1),
                       seq_len=w.seq_len, rigs=_ranked(found, most))
 
 
 def budget_rigs(w: Workload, hours_per_month: float = HOURS_PER_MONTH, most: int = MOST_RIGS) -> BudgetRigs:
     """The rigs `w`'s budget (budget_usd: bought; budget_usd_per_month: rented for `hours_per_month`) pays for,
     each with the largest catalog model it serves (w.serve_precision, else 4-bit) or fine-tunes with QLoRA (a
-    training phase), for one user at w.context. Deterministic: the same workload gives the same rigs."""
+    training phase), for w.users at once (one when unsaid) at w.context. Deterministic: the same workload gives the same rigs."""
     if not (w.budget_usd or w.budget_usd_per_month):
         raise ValueError("a budget is needed: budget_usd (bought) or budget_usd_per_month (rented)")
     return _cached(w.model_dump_json(), round(hours_per_month, 1), most).model_copy(deep=True)

@@ -1,5 +1,6 @@
 """The biggest model a budget pays for, no card and no model named ('what's the biggest model i can run locally on a
-$3000 budget', '3000美元预算，本地最大能跑多大的模型', '$300 a month, biggest model i can run?'): intent
+$3000 budget', '3000美元预算，本地最大能跑多大的模型', '$300 a month, biggest model i can run?', '预算5万，选什么模型
+合适？', 'I have $5000 to spend, which model should I run?'): intent
 `budget_largest`, answered at once by assistant/budget_largest.py with tools.budget_rigs: no phase or model
 question. With a model or a card named, the question stays the plan's (reading/asked_more.py, reading/largest.py);
 the engine drops the intent when the conversation already has a model or cards (assistant/budget_largest.py
@@ -13,6 +14,7 @@ import unicodedata
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.weigh import which_model_asked
 
 # Intents the question replaces ('my budget is 3000 dollars, what's the largest model': no what-if of a card).
 REPLACED = {"whatif", "fit_check", "not_sure", "concept", "explain", "why", "math", "capacity", "best_gpu", "largest"}
@@ -22,7 +24,7 @@ NAMED_SLOTS = ("model", "owned", "only")
 
 
 def read_budget_largest(m: Message, u: Understanding) -> None:
-    if not u.ask.get("biggest_model") or not (u.updates.get("budget_usd") or u.updates.get("budget_usd_per_month")):
+    if not (u.ask.get("biggest_model") or which_model_asked(m)) or not (u.updates.get("budget_usd") or u.updates.get("budget_usd_per_month")):
         return
     if m.gpus or m.names or m.unknown or m.unknown_card or any(u.updates.get(k) for k in NAMED_SLOTS):
         return  # 'deepseek v3 for 25k a month, else the biggest model for that money': under the plan (asked_more)
