@@ -67,7 +67,8 @@ def _spend(m: Message) -> tuple[float, Quantity] | None:
 
 
 def read_api_paid(m: Message, u: Understanding) -> None:
-    if u.ask.get("api_price"):  # '$0.88 per million': the price itself was given
+    if u.ask.get("api_price"):  # '$0.88 per million': the price itself was given (the API named is still weighed)
+        _named(m, u)
         return
     usage = volume_said(m)
     spend = _spend(m) if usage else None
@@ -86,6 +87,11 @@ def read_api_paid(m: Message, u: Understanding) -> None:
             month = usage.tokens * SECONDS["month"] / SECONDS[usage.period] / 1e6
             u.ask["break_even"] = {"usage_million_per_month": round(month, 4)}
             u.ask.pop("per_token", None)
+    _named(m, u)
+
+
+def _named(m: Message, u: Understanding) -> None:
+    """The API named, when self-hosting is weighed against it."""
     if u.ask.get("break_even"):
         named = api_named(m)
         if named:
