@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from gpu_advisor.assistant.reading.api_price_said import MAX_PER_MILLION, clause_prices
+from gpu_advisor.assistant.reading.api_price_said import MAX_PER_MILLION, clause_prices, one_price
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.quote_units import PER_TOKEN_UNITS, per_token_unit
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -20,22 +20,27 @@ def read_per_token(m: Message, u: Understanding) -> None:
         per_token_unit(u)
         if u.updates.get("batch_output_tokens") in PER_TOKEN_UNITS:  # '每百万输出token': never one answer's length
             u.updates.pop("batch_output_tokens")
-    given = word_pattern("api_price.given").search(text)
-    if given:
-        usd = next((given.group(k) for k in ("usd", "usd2", "usd3", "usd4") if given.group(k)), None)
-        price = {"usd": float(usd)} if usd else {"cny": float(given.group("cny"))}
+    price = _one_price(m, text)
+    if price:
         u.ask["api_price"] = price
         u.ask["per_token"] = True
-        amount = next(iter(price.values()))
-        for key in ("budget_usd", "budget_cny"):  # '$0.9/M', '每百万token 6元' is the API's price, never a budget
-            if isinstance(u.updates.get(key), (int, float)) and u.updates[key] <= amount:
-                u.updates.pop(key)
-        u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
+        unit, amount = next(iter(price.items()))
+        _not_lengths(u, (amount,))
+        _no_budget(u, amount, unit)  # '$0.9/M', '每百万token 6元', '2元/百万token' is the API's price, never a budget
     _split_prices(m, text, u)
     if word_pattern("api_price.break_even").search(text):
         u.ask["break_even"] = True
         u.ask["per_token"] = True
 
+
+def _one_price(m: Message, text: str) -> dict[str, float] | None:
+    """One price for every token: {'usd'|'cny': amount} ('$0.88/M', '每百万token 6元', '两块钱一百万token'), or None."""
+    given = word_pattern("api_price.given").search(text)
+    if given is None:
+        said = one_price(m.text, bool(word_pattern("api_price.split_yuan").search(text)))
+        return {said[1]: said[0]} if said else None
+    usd = next((given.group(k) for k in ("usd", "usd2", "usd3", "usd4") if given.group(k)), None)
+    return {"usd": float(usd)} if usd else {"cny": float(given.group("cny"))}
 
 
 def _split_prices(m: Message, text: str, u: Understanding) -> None:
@@ -51,9 +56,7 @@ def _split_prices(m: Message, text: str, u: Understanding) -> None:
     read, written, unit = said
     u.ask["api_price"] = {f"{unit}_in": read, f"{unit}_out": written}
     u.ask["per_token"] = True
-    for slot in ("output_tokens", "batch_output_tokens", "prompt_tokens", "batch_input_tokens"):
-        if u.updates.get(slot) in (read, written, int(read), int(written)):
-            u.updates.pop(slot)  # '1.1 out per million' is no answer of 1 token
+    _not_lengths(u, (read, written, int(read), int(written)))  # '1.1 out per million' is no answer of 1 token
     _no_budget(u, max(read, written), unit)  # '$1.1', '输出每百万8块' is a price per million, no budget
 
 
@@ -67,6 +70,15 @@ def _split_said(text: str) -> tuple[float, float, str] | None:
         return None
     read, written = (x for x in found if x is not None)
     return read, written, "cny" if word_pattern("api_price.split_yuan").search(text) else "usd"
+
+
+def _not_lengths(u: Understanding, prices: tuple[float, ...]) -> None:
+    """Drop a length read from a price or from the million it is priced per ('输入一百万token两块钱': no prompt of a
+    million tokens, no RL prompt)."""
+    for slot in ("output_tokens", "batch_output_tokens", "prompt_tokens", "batch_input_tokens", "rl_prompt_tokens",
+                 "rl_completion_tokens"):
+        if u.updates.get(slot) in (*prices, *PER_TOKEN_UNITS):
+            u.updates.pop(slot)
 
 
 def _no_budget(u: Understanding, price: float, unit: str) -> None:

@@ -47,3 +47,17 @@ def clause_prices(text: str, yuan_said: bool) -> tuple[float, float, str] | None
     units = {read_unit, written_unit} - {None}
     unit = "usd" if "usd" in units else "cny" if units or yuan_said else "usd"
     return read_price, written_price, unit
+
+
+def one_price(text: str, yuan_said: bool) -> tuple[float, str] | None:
+    """(price, 'usd' or 'cny') of every token, said in a clause with a million tokens as its unit and no way
+    ('deepseek api 两块钱一百万token'), when one clause says one; else None."""
+    found = []
+    for clause in word_pattern("api_price_said.cut").split(text):
+        if word_pattern("api_price_said.read").search(clause) or word_pattern("api_price_said.written").search(clause) \
+                or not word_pattern("api_price_said.clause_unit").search(clause):
+            continue
+        price = _price(clause)
+        if price is not None:
+            found.append((price[0], price[1] or ("cny" if yuan_said else "usd")))
+    return found[0] if len(found) == 1 else None
