@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
 from gpu_advisor.assistant import advice, writers
+from gpu_advisor.assistant.api_model import api_served
 from gpu_advisor.assistant.api_paid import API_KEYS
 from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.budget_largest import budget_followed, budget_intents
@@ -917,6 +918,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                               model=find_model(profile.model).name, chosen=find_model(distill).name,
                               names=say(lang, "list_sep").join(find_model(d).name for d in distills_of(profile.model))))
     apply_variant(u, updates, profile.model, lang, turn.notes)  # 'the air version', '用小一点的那个': of the model planned
+    if "model" not in updates and not profile.model and not u.unknown_model:
+        served = api_served(u, updates, lang)  # 'deepseek api … 自建划算吗': the model that API serves, said
+        if served:
+            _drop_note(u, turn, "note.family_which", lang)
+            turn.notes.append(served)
     if "model" not in updates and not profile.model and not u.unknown_model:
         humans = [_text(m) for m in (state.get("messages") or [])[:-1] if isinstance(m, HumanMessage)]
         referred = referred_model(humans, text)  # "那我一张 4090 能跑这个吗" after a concept question's example

@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from gpu_advisor.assistant.reading.families import families_named
 from gpu_advisor.assistant.reading.message import Message, Quantity, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.assistant.reading.usage_volume import PERIODS, volume_said
-from gpu_advisor.knowledge.api_prices import api_prices
+from gpu_advisor.knowledge import find_model
+from gpu_advisor.knowledge.api_prices import api_price_by_id, api_prices
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
 SPEND_FROM = 20.0  # USD a month below which an amount is no API bill worth weighing
@@ -67,7 +69,8 @@ def _spend(m: Message) -> tuple[float, Quantity] | None:
 
 
 def read_api_paid(m: Message, u: Understanding) -> None:
-    if u.ask.get("api_price"):  # '$0.88 per million': the price itself was given
+    if u.ask.get("api_price"):  # '$0.88 per million': the price itself was given (the API named is still weighed)
+        _named(m, u)
         return
     usage = volume_said(m)
     spend = _spend(m) if usage else None
@@ -86,7 +89,20 @@ def read_api_paid(m: Message, u: Understanding) -> None:
             month = usage.tokens * SECONDS["month"] / SECONDS[usage.period] / 1e6
             u.ask["break_even"] = {"usage_million_per_month": round(month, 4)}
             u.ask.pop("per_token", None)
-    if u.ask.get("break_even"):
-        named = api_named(m)
-        if named:
-            u.ask["api_named"] = named
+    _named(m, u)
+
+
+def _named(m: Message, u: Understanding) -> None:
+    """The API named, when self-hosting is weighed against it; with no model named, the open model it serves
+    (u.ask["api_model"], taken by assistant/api_model.py unless a model was planned), unless another family is
+    named ('deepseek api … 自己部署qwen': which Qwen is asked)."""
+    named = api_named(m) if u.ask.get("break_even") else None
+    if not named:
+        return
+    u.ask["api_named"] = named
+    price = api_price_by_id(named)
+    if price is None or not price.models or "model" in u.updates or u.unknown_model:
+        return
+    served = find_model(price.models[0])
+    if set(families_named(m)) <= {served.family}:
+        u.ask["api_model"] = served.id

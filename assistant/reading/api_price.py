@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.api_price_said import MAX_PER_MILLION, clause_prices, one_price
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.quote_units import PER_TOKEN_UNITS, per_token_unit
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -19,44 +20,65 @@ def read_per_token(m: Message, u: Understanding) -> None:
         per_token_unit(u)
         if u.updates.get("batch_output_tokens") in PER_TOKEN_UNITS:  # '每百万输出token': never one answer's length
             u.updates.pop("batch_output_tokens")
-    given = word_pattern("api_price.given").search(text)
-    if given:
-        usd = next((given.group(k) for k in ("usd", "usd2", "usd3", "usd4") if given.group(k)), None)
-        price = {"usd": float(usd)} if usd else {"cny": float(given.group("cny"))}
+    price = _one_price(m, text)
+    if price:
         u.ask["api_price"] = price
         u.ask["per_token"] = True
-        amount = next(iter(price.values()))
-        for key in ("budget_usd", "budget_cny"):  # '$0.9/M', '每百万token 6元' is the API's price, never a budget
-            if isinstance(u.updates.get(key), (int, float)) and u.updates[key] <= amount:
-                u.updates.pop(key)
-        u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
-    _split_prices(text, u)
+        unit, amount = next(iter(price.items()))
+        _not_lengths(u, (amount,))
+        _no_budget(u, amount, unit)  # '$0.9/M', '每百万token 6元', '2元/百万token' is the API's price, never a budget
+    _split_prices(m, text, u)
     if word_pattern("api_price.break_even").search(text):
         u.ask["break_even"] = True
         u.ask["per_token"] = True
 
 
+def _one_price(m: Message, text: str) -> dict[str, float] | None:
+    """One price for every token: {'usd'|'cny': amount} ('$0.88/M', '每百万token 6元', '两块钱一百万token'), or None."""
+    given = word_pattern("api_price.given").search(text)
+    if given is None:
+        said = one_price(m.text, bool(word_pattern("api_price.split_yuan").search(text)))
+        return {said[1]: said[0]} if said else None
+    usd = next((given.group(k) for k in ("usd", "usd2", "usd3", "usd4") if given.group(k)), None)
+    return {"usd": float(usd)} if usd else {"cny": float(given.group("cny"))}
 
-def _split_prices(text: str, u: Understanding) -> None:
+
+def _split_prices(m: Message, text: str, u: Understanding) -> None:
     """'api is roughly 0.27 in / 1.1 out per million': the API's price for tokens read and for tokens written
     (u.ask["api_price"] {'usd_in', 'usd_out'} or the yuan pair), blended at the plan's mix by the answer; neither
-    number is a length, a budget or a count."""
-    if not word_pattern("api_price.split_unit").search(text):
+    number is a length, a budget or a count. Said a clause each in words the raw text does not hold ('输入两块钱一百万
+    token，输出八块'): read from the cleaned text (reading.api_price_said)."""
+    yuan = bool(word_pattern("api_price.split_yuan").search(text))
+    said = _split_said(text) if word_pattern("api_price.split_unit").search(text) else None
+    said = said or clause_prices(m.text, yuan)
+    if said is None:
         return
+    read, written, unit = said
+    u.ask["api_price"] = {f"{unit}_in": read, f"{unit}_out": written}
+    u.ask["per_token"] = True
+    _not_lengths(u, (read, written, int(read), int(written)))  # '1.1 out per million' is no answer of 1 token
+    _no_budget(u, max(read, written), unit)  # '$1.1', '输出每百万8块' is a price per million, no budget
+
+
+def _split_said(text: str) -> tuple[float, float, str] | None:
+    """The two prices said with their labels ('input 0.27 output 1.1 per 1m', '输入每百万2块'), or None."""
     for order in ("label_first", "number_first"):  # 'input 0.27 output 1.1': not '0.27 output'
         found = [_price_said(text, order, kind) for kind in ("in", "out")]
         if found[0] is not None and found[1] is not None:
             break
     else:
-        return
+        return None
     read, written = (x for x in found if x is not None)
-    unit = "cny" if word_pattern("api_price.split_yuan").search(text) else "usd"
-    u.ask["api_price"] = {f"{unit}_in": read, f"{unit}_out": written}
-    u.ask["per_token"] = True
-    for slot in ("output_tokens", "batch_output_tokens", "prompt_tokens", "batch_input_tokens"):
-        if u.updates.get(slot) in (read, written, int(read), int(written)):
-            u.updates.pop(slot)  # '1.1 out per million' is no answer of 1 token
-    _no_budget(u, max(read, written), unit)  # '$1.1', '输出每百万8块' is a price per million, no budget
+    return read, written, "cny" if word_pattern("api_price.split_yuan").search(text) else "usd"
+
+
+def _not_lengths(u: Understanding, prices: tuple[float, ...]) -> None:
+    """Drop a length read from a price or from the million it is priced per ('输入一百万token两块钱': no prompt of a
+    million tokens, no RL prompt)."""
+    for slot in ("output_tokens", "batch_output_tokens", "prompt_tokens", "batch_input_tokens", "rl_prompt_tokens",
+                 "rl_completion_tokens"):
+        if u.updates.get(slot) in (*prices, *PER_TOKEN_UNITS):
+            u.updates.pop(slot)
 
 
 def _no_budget(u: Understanding, price: float, unit: str) -> None:
@@ -69,8 +91,6 @@ def _no_budget(u: Understanding, price: float, unit: str) -> None:
             u.updates.pop(slot)
     u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
 
-
-MAX_PER_MILLION = 10_000.0  # no API bills more a million tokens: '2000000000 input tokens' is a volume, not a price
 
 
 def _price_said(text: str, order: str, kind: str) -> float | None:

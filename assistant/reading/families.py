@@ -28,6 +28,11 @@ def _families_said(text: str) -> list[str]:
     return found
 
 
+def families_named(m: Message) -> list[str]:
+    """The model families named in the message (words/families.yaml keys: 'qwen', 'deepseek')."""
+    return _families_said(m.text)
+
+
 def family_pick(m: Message) -> str | None:
     """The model of the one family said with a size word ('the big one', '最小的'), said back with the others;
     a family alone is asked about (a note listing its sizes). None when no family, or several, are said."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
 from gpu_advisor.assistant.reading.io_split import PROMPT_TOKENS, apply_split
+from gpu_advisor.assistant.reading.load import volume_split
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.assistant.reading.usage_volume import Volume, volume_said
@@ -30,6 +31,18 @@ def _split_output(m: Message, u: Understanding, said: Volume) -> tuple[int, tupl
     """'80/20 in/out' with no lengths said, or the volumes read and written said ('300M output and 1.2B input tokens a
     month'): each request reads the usual prompt, or the length said, and writes its share (reading.io_split)."""
     return apply_split(m, u, (said.read, said.written) if said.read and said.written else None)
+
+
+def _ways(m: Message, said: Volume) -> tuple[float, float] | None:
+    """The tokens of the period read and written: the volumes said each way, else the volume shared at the split
+    said ('50M tokens a day, 4:1 in/out': 40M read, 10M written), else None."""
+    if said.read and said.written:
+        return said.read, said.written
+    split = volume_split(m)
+    if split is None:
+        return None
+    share = split[0] / (split[0] + split[1])
+    return said.tokens * share, said.tokens * (1 - share)
 
 
 def read_usage(m: Message, u: Understanding) -> None:
@@ -68,12 +81,17 @@ def read_usage(m: Message, u: Understanding) -> None:
     u.notes += [split[1]] if split else []  # the split said, after the usage it splits
     text = m.raw.lower()
     weighed = u.ask.get("break_even") is True  # 'self host vs just paying moonshot api' (reading.api_worth)
-    if weighed or (word_pattern("usage.api_paid").search(text) and word_pattern("usage.cheaper_asked").search(text)):
+    paid = word_pattern("usage.api_paid").search(text) or u.ask.get("api_price")  # '输入两毛一百万token': an API's
+    if weighed or (paid and word_pattern("usage.cheaper_asked").search(text)):
         u.ask["break_even"] = {"usage_million_per_month": round(month, 4)}
-        if said.read and said.written:  # '输入20亿、输出5亿': the API bills each way at its own price (api_compare)
+        ways = _ways(m, said)
+        if ways:  # '输入20亿、输出5亿', '每天五千万token，输入输出四比一': the API bills each way at its own price
             scale = SECONDS["month"] / SECONDS[period] / 1e6
-            u.ask["break_even"] |= {"read_million_per_month": round(said.read * scale, 4),
-                                    "written_million_per_month": round(said.written * scale, 4)}
+            u.ask["break_even"] |= {"read_million_per_month": round(ways[0] * scale, 4),
+                                    "written_million_per_month": round(ways[1] * scale, 4)}
+        if hours is None and "utilisation" not in u.updates:  # the API's traffic, spread over the day: up all day
+            u.updates["utilisation"] = 1.0
+            u.notes.append(("note.live_service", {}))
         per_million = word_pattern("api_price.per_million").search(text) and not u.ask.get("api_price")
         if not word_pattern("compare_verdict.per_token").search(text) and not per_million:
             u.ask.pop("per_token", None)  # '$0.88 per million', '每百万token输入2元' is the API's price: both at the usage

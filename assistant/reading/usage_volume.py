@@ -42,10 +42,13 @@ def _way(word: str | None) -> str | None:
         "written" if word_pattern("usage.written_dir").match(word) else None
 
 
-def _candidate(q: Quantity, tail: re.Match[str]) -> bool:
-    """A number that can be a volume: tokens in any role but a size, a model's size only when a way follows it
-    ('1.2b input and 300m output tokens a month': no 1.2B model)."""
+def _candidate(m: Message, q: Quantity, tail: re.Match[str]) -> bool:
+    """A number that can be a volume: tokens in any role but a size or a price's unit ('2元每百万token': the million
+    prices, it is used by no one), a model's size only when a way follows it ('1.2b input and 300m output tokens a
+    month': no 1.2B model)."""
     if q.negated or q.value < MIN_TOKENS:
+        return False
+    if word_pattern("usage.price_unit_before").search(m.masked[max(0, q.start - 16):q.start]):
         return False
     return q.role in TOKEN_ROLES or (q.role == "model" and bool(tail.group("dir") or tail.group("dir2")))
 
@@ -61,7 +64,7 @@ def _chains(m: Message) -> list[list[tuple[Quantity, re.Match[str], str | None]]
     for q in sorted(m.qty, key=lambda x: x.start):
         tail = tail_p.match(m.masked[q.end:q.end + TAIL])
         assert tail is not None  # every part of it is optional
-        if not _candidate(q, tail):
+        if not _candidate(m, q, tail):
             continue
         last = chains[-1][-1] if chains else None
         gap = joiner.match(m.masked[last[0].end + last[1].end():q.start]) if last else None
