@@ -73,7 +73,10 @@ def layout_lines(run: Option, lang: str) -> list[str]:
         return []
     c, s, n = lay.colocate, lay.split, run.gpus
     ratio, per = f"{lay.ratio:.1f}", per_words(c, lang)
-    if lay.pays == "split" and not c.fits:
+    if lay.for_room:  # the faster layout leaves less than the training margin: the other one, for its room
+        key = "rl_layout.split_room" if lay.pays == "split" else "rl_layout.colocate_room"
+        line = say(lang, key, n=n, r=s.rollout_gpus, t=s.train_gpus, split_h=_h(s.hours), colo_h=_h(c.hours), per=per)
+    elif lay.pays == "split" and not c.fits:
         line = say(lang, "rl_layout.split_only", n=n, r=s.rollout_gpus, t=s.train_gpus, h=_h(s.hours), per=per)
     elif lay.pays == "split":
         line = say(lang, "rl_layout.split_pays", n=n, r=s.rollout_gpus, t=s.train_gpus, split_h=_h(s.hours),

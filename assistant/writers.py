@@ -34,6 +34,7 @@ from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_li
 from gpu_advisor.assistant.rent_unit_reply import rent_unit_lines
 from gpu_advisor.assistant.server_head import bought_head, partial_server, unit_note
 from gpu_advisor.assistant.serving_levers import lever_lines
+from gpu_advisor.assistant.train_edge import EDGE_CODES, card_units, edge_sentence, fits_edge_line
 from gpu_advisor.assistant.user_price import near_budget_line
 from gpu_advisor.assistant.window_verdict import window_yes
 from gpu_advisor.knowledge import find_gpu
@@ -1023,6 +1024,8 @@ def _native(rec: Recommendation) -> str | None:
 
 def finding_sentence(finding: Finding, lang: str) -> str:
     """A tool's finding, from its code and figures, in the answer's language (figures in GB)."""
+    if finding.code in EDGE_CODES:  # a training plan at the edge: with its levers (assistant.train_edge)
+        return edge_sentence(finding, lang)
     values = {k: gb(v) if k.endswith("_bytes") and isinstance(v, float) else v for k, v in finding.values.items()}
     key = f"finding.{finding.code}" + ("_lora" if "lora_hours" in values else "")
     return say(lang, key, **values)
@@ -1072,7 +1075,7 @@ def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
         line += step_words(r, step_prompts(r, w.rl_prompts, w.rl_prompts_per_step), lang) + steps_words(r, w.rl_steps, lang)
         if run.training_usd is not None and not run.owned:
             line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
-    across = [x for f in run.findings if f.code in ("rl_across_servers", "rl_one_server")
+    across = [x for f in run.findings if f.code in ("rl_across_servers", "rl_one_server", *EDGE_CODES)
               for x in (finding_sentence(f, lang), "")]  # your servers over Ethernet: all of them, or one and why
     return [line + say(lang, "fig.end"), "", *across, *layout_lines(run, lang)]
 
@@ -2542,11 +2545,14 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
     if fits and not option.ok and option.reasons and not option.owned:  # it holds the model, misses what the headline
         return say(lang, "literal.fits_not_target", option=gpu_words(option, lang), used=gb(used),  # says: no
                    capacity=gb(option.capacity_bytes))
+    edge = fits_edge_line(option, gpu_words(option, lang), lang) if fits and training else None
+    if edge:  # fits on paper, less than the training margin free: only just, with what gives it room (below)
+        return edge
     window = (late_fit(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes))  # ends too late
               or window_yes(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes))) if fits else None
     short = offload_ram_short(rec, lang) if not fits and not training and option.owned else ""  # the RAM said is short
     return window or say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
-                         used=gb(used), capacity=gb(option.capacity_bytes)) + short
+                         used=gb(used), capacity=gb(option.capacity_bytes), units=card_units(option, lang)) + short
 
 
 def tpot_tail_lines(w: Any, traffic: Any, lang: str) -> list[str]:

@@ -489,6 +489,13 @@ class Rules(Record):
 
     inference_headroom_low: float = Field(ge=0, le=1)
     inference_headroom_high: float = Field(ge=0, le=1)
+    training_margin_gb: float = Field(ge=0, description="fine-tuning: GB kept free on each card beyond the estimate "
+                                                        "(NCCL buffers, workspaces, the CUDA context's kernels)")
+    training_margin_share: float = Field(ge=0, lt=1, description="fine-tuning: share of the card's usable memory kept "
+                                                                 "free besides (fragmentation, activation peaks)")
+    training_room_slowdown_max: float = Field(ge=1, description="online RL: a layout with the margin free is taken "
+                                                                "over a faster one at the edge up to this many times "
+                                                                "its hours")
     buy_utilisation_low: float = Field(ge=0, le=1)
     buy_utilisation_high: float = Field(ge=0, le=1)
     usd_per_cny: float = Field(gt=0)

@@ -34,7 +34,9 @@ def test_can_i_run_is_a_fits_question(text):
     ("how fast would qwen2.5 7b be on my 3060 12gb, just me", "**About 35 tokens/s** for one user on 1 × NVIDIA GeForce "
                                                               "RTX 3060 12GB (q8_0)."),
     ("can i run qwen2.5 7b on a 3060 12gb for coding, just me", "**Yes**: it fits on 1 × NVIDIA GeForce RTX 3060 12GB, "
-                                                                "9.8 GB of 12.8 GB per GPU."),
+                                                                "9.8 GB of the 12.8 GB usable per GPU (GB are 10⁹ "
+                                                                "bytes: the card's 12 GiB are 12.9 GB, less what the "
+                                                                "driver keeps)."),
 ])
 def test_the_literal_line_comes_first(text, first):
     reply = run_conversation([text])[0].content

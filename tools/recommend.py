@@ -118,11 +118,13 @@ from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
 from gpu_advisor.tools.rent_unit import RentUnit, rent_unit
 from gpu_advisor.tools.rl import RlInput, RlLayouts, RlResult, rl_layouts
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
+from gpu_advisor.tools.rl_margin import passed_over, rl_edge
 from gpu_advisor.tools.rl_sync import ACROSS_GAIN_MIN
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from gpu_advisor.tools.speculative_plan import SpeculativePlan, with_speculative
 from gpu_advisor.tools.stream_bound import stream_bound
 from gpu_advisor.tools.throughput import SpeedInput, pipeline_hop_seconds, speed
+from gpu_advisor.tools.train_margin import at_edge, edge_values
 from gpu_advisor.tools.training import (
     Method,
     TrainingMemoryInput,
@@ -526,7 +528,7 @@ FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "fu
                       "full_ft_pure_bf16",
                       "fp16_amp", "training_across_servers", "slow_network_training", "qlora_not_on_stack",
                       "framework_not_on_stack", "one_server_training", "rl_across_servers",
-                      "rl_one_server"]
+                      "rl_one_server", "training_edge", "rl_faster_at_edge"]
 
 
 class Finding(BaseModel):
@@ -546,7 +548,11 @@ class Finding(BaseModel):
     rl_across_servers / rl_one_server: an online-RL run on your servers over Ethernet, data parallel across all of
     them (each step's gradient exchange small against the step) or on one server's cards (it is not); values: gpus,
     servers, per, gbit, sync_s and step_s (the exchange and the step across the servers, seconds), share (the one over
-    the other), hours (the run across them), one_hours (on one server's cards)."""
+    the other), hours (the run across them), one_hours (on one server's cards). training_edge: the plan fits but
+    leaves less than the training margin free on each card (tools.train_margin); values: used_bytes, capacity_bytes,
+    margin_bytes, levers (codes of the changes that leave it, comma-separated), <code>_bytes per lever, gpus (more
+    cards: how many in all). rl_faster_at_edge: an RL layout on the same cards, faster than the one taken, that leaves
+    less than the margin (tools.rl_margin.passed_over); the same values, and layout, r, t, hours, hours_taken."""
     code: FindingCode
     values: dict[str, float | str] = {}
 
@@ -1222,6 +1228,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     opt.capacity_bytes = opt.capacity_bytes or cap
     opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
     headrooms.append((cap - tm.per_gpu_total_bytes) / cap)
+    opt.findings += _edge_findings(setup, tm.per_gpu_total_bytes, cap, _server_gpus(w, gpu))
     if method == "full" and opt.trains and setup.mixed_precision is None:
         # the framework keeps BF16 states by default: does the run still fit with the usual FP32 master
         # weights, gradients and AdamW moments (mixed precision)? If not, the answer says so up front.
@@ -1284,6 +1291,14 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
             opt.reasons.append(f"a run takes {tt.hours / 24:,.0f} days, longer than the {PRETRAIN_DAYS}-day plan")
 
 
+def _edge_findings(setup: TrainingMemoryInput, used: float, cap: float, per_server: int) -> list[Finding]:
+    """A plan that fits on paper and leaves less than the training margin (tools.train_margin), with its levers."""
+    if not at_edge(used, cap, setup.gpus):
+        return []
+    return [Finding(code="training_edge", values=edge_values(setup, used, cap, min_batch=setup.batch,
+                                                              server_gpus=per_server))]
+
+
 def _reinforce(opt: Option, w: Workload, gpu: Gpu, n: int, warnings: list[str], headrooms: list[float]) -> None:
     """Online RL on n cards (tools.rl): colocated (the rollout engine and the trainer share the cards) or split
     (rollout cards and training cards), the layout the user named, else the one that pays; a pass takes the
@@ -1304,6 +1319,10 @@ def _reinforce(opt: Option, w: Workload, gpu: Gpu, n: int, warnings: list[str], 
     opt.training_hours, opt.training_usd = r.hours, r.usd
     opt.job_hours = r.hours if opt.job_hours is None else max(opt.job_hours, r.hours)
     warnings += r.warnings
+    inp, per_server = w.rl_input(gpu.id, n, opt.owned), _server_gpus(w, gpu)
+    opt.findings += [Finding(code=code, values=values) for code, values in (
+        ("training_edge", rl_edge(inp, r, per_server)), ("rl_faster_at_edge", passed_over(inp, lay, r, per_server)))
+        if values is not None]
     if w.deadline_hours and not w.spec.serves:
         opt.meets["deadline"] = r.hours <= w.deadline_hours * (1 - DEADLINE_MARGIN)
         if not opt.meets["deadline"] and r.hours <= w.deadline_hours:
@@ -1411,7 +1430,7 @@ def _evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: boo
     if opt.trains is False and opt.train_per_gpu_bytes and gpu.stack != "metal":
         opt.reasons.insert(0, f"training needs {opt.train_per_gpu_bytes / 1e9:,.1f} GB per GPU; "
                               f"the card has {cap_gb:,.1f} GB")
-    if opt.ok and opt.headroom_fraction < TIGHT_HEADROOM:
+    if opt.ok and opt.headroom_fraction < TIGHT_HEADROOM and (spec.serves or not spec.trains):  # (training: the margin)
         warnings.append(f"only {opt.headroom_fraction:.0%} of memory to spare: little room for longer chats or spikes")
     below_four = opt.precision is not None and find_precision(opt.precision).bits_per_weight < 4  # Q3_K_M to fit
     if owned and gpu.stack == "metal" and (opt.headroom_fraction < TIGHT_HEADROOM or opt.serves is False or below_four):
@@ -1719,8 +1738,14 @@ def cloud_named(w: Workload) -> bool:
             and any(list(c.gpus) == w.candidates for c in clouds().values()))
 
 
+def training_edge(o: Option) -> bool:
+    """The option's training plan fits but leaves less than the training margin (tools.train_margin)."""
+    return any(f.code == "training_edge" for f in o.findings)
+
+
 def _rank_key(o: Option, w: Workload) -> tuple:
-    tight = o.headroom_fraction < TIGHT_HEADROOM
+    # a training plan is tight when it leaves less than the training margin (tools.train_margin), else by TIGHT_HEADROOM
+    tight = training_edge(o) if w.spec.trains and not w.spec.serves else o.headroom_fraction < TIGHT_HEADROOM
     if o.owned:  # cards you own cost nothing more: the one that does the job best comes first
         better = o.job_hours if o.job_hours is not None else -(o.decode_tokens_per_s or 0)
         return (not o.ok, False, o.avoid, tight, better, o.gpus, -o.headroom_fraction)

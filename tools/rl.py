@@ -61,6 +61,8 @@ from gpu_advisor.tools.phases import (
 )
 from gpu_advisor.tools.rl_sync import ServerSync, server_sync
 from gpu_advisor.tools.throughput import SpeedInput, link, speed
+from gpu_advisor.tools.train_margin import room_worth
+from gpu_advisor.tools.train_margin import roomy as leaves_margin
 from gpu_advisor.tools.training import Method, TrainingMemoryInput, training_memory
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
@@ -162,6 +164,16 @@ class RlResult(BaseModel):
     servers: int = Field(1, description="servers the run is data parallel across over Ethernet (tools.rl_sync)")
     network_hours: float = Field(0.0, description="across servers: the gradient all-reduces between them (in hours)")
     network_seconds_per_step: float = 0.0
+    faster_at_edge: RlResult | None = Field(None, description="split: the faster split on the same cards that leaves "
+                                                              "less than the training margin (tools.train_margin), "
+                                                              "passed over for this one, which leaves it")
+
+    @property
+    def roomy(self) -> bool:
+        """The run leaves the training margin free (tools.train_margin): on the training cards when split (the
+        engine takes what is left of its own cards by design), on every card when colocated."""
+        used = self.train_per_gpu_bytes if self.layout == "split" else self.per_gpu_bytes
+        return leaves_margin(used, self.capacity_bytes, self.train_gpus)
 
 
 class RlLayouts(BaseModel):
@@ -170,6 +182,8 @@ class RlLayouts(BaseModel):
     split: RlResult | None = Field(None, description="None on one card, and across servers over Ethernet")
     pays: Layout
     ratio: float = Field(description="the other layout's hours over the paying one's (inf when the other does not fit)")
+    for_room: bool = Field(False, description="the paying layout leaves the training margin and the other, faster, "
+                                              "does not: taken for the room")
     formula: str = "a step: rollouts + update (+ weight sync when split); pipelined split: max(rollouts, update) + sync"
 
 
@@ -232,13 +246,19 @@ def _steps(inp: RlInput) -> float:
 def _run_of_steps(inp: RlInput, steps: int) -> RlResult:
     """A run said in steps: one step (prompts_per_step prompts, its rollouts in flight as one step has them) sized as
     a pass, then every total (tokens, hours, the price) times the steps; a step's time and the memory stay."""
-    one = rl_run(inp.model_copy(update={"prompts": inp.prompts_per_step, "epochs": 1.0, "steps": None}))
+    return _times(rl_run(inp.model_copy(update={"prompts": inp.prompts_per_step, "epochs": 1.0, "steps": None})), steps)
+
+
+def _times(one: RlResult, steps: int) -> RlResult:
+    """One step's result as a run of `steps` steps (the faster split at the edge beside it too)."""
     if not one.fits:
         return one.model_copy(update={"steps": float(steps), "run_steps": steps})
+    edge = _times(one.faster_at_edge, steps) if one.faster_at_edge is not None else None
     return one.model_copy(update={
         "steps": float(steps), "run_steps": steps, "generated_tokens": one.generated_tokens * steps, "trained_tokens": one.trained_tokens * steps,
         "rollout_hours": one.rollout_hours * steps, "update_hours": one.update_hours * steps, "hours": one.hours * steps,
-        "sync_hours": one.sync_hours * steps, "network_hours": one.network_hours * steps, "usd": one.usd * steps if one.usd is not None else None})
+        "sync_hours": one.sync_hours * steps, "network_hours": one.network_hours * steps,
+        "usd": one.usd * steps if one.usd is not None else None, "faster_at_edge": edge})
 
 
 def rl_run(inp: RlInput) -> RlResult:
@@ -369,7 +389,9 @@ def _split_at(inp: RlInput, r: int) -> RlResult:
 
 
 def _split_run(inp: RlInput) -> RlResult:
-    """The split layout: the rollout cards the user named, else the count (1 to gpus - 1) with the fastest run."""
+    """The split layout: the rollout cards the user named, else the count (1 to gpus - 1) with the fastest run among
+    those that leave the training margin (tools.train_margin) unless much slower (room_worth), else the fastest; a
+    faster split passed over for the room is kept beside it (faster_at_edge)."""
     n = inp.gpus
     if n < 2:
         raise ToolError("a split layout needs at least 2 cards: one for the rollouts, one for the trainer")
@@ -377,23 +399,34 @@ def _split_run(inp: RlInput) -> RlResult:
         raise ToolError(f"{inp.rollout_gpus} rollout cards of {n} leave none for the trainer: give fewer")
     tried = [_split_at(inp, r) for r in ([inp.rollout_gpus] if inp.rollout_gpus else range(1, n))]
     fitting = [x for x in tried if x.fits]
-    return min(fitting, key=lambda x: (x.hours, x.rollout_gpus)) if fitting else tried[len(tried) // 2]
+    if not fitting:
+        return tried[len(tried) // 2]
+    fastest = min(fitting, key=lambda x: (x.hours, x.rollout_gpus))
+    chosen = min(fitting, key=lambda x: (not x.roomy, x.hours, x.rollout_gpus))
+    if chosen is fastest or not room_worth(chosen.hours, fastest.hours):
+        return fastest
+    return chosen.model_copy(update={"faster_at_edge": fastest})
 
 
 def rl_layouts(inp: RlInput) -> RlLayouts:
-    """Both layouts on the same cards, and which one pays: the one that fits, else the faster (same cards, same
-    price per hour); colocated on one card (a split needs two)."""
+    """Both layouts on the same cards, and which one pays: the one that fits, else the one that leaves the training
+    margin (tools.train_margin), else the faster (same cards, same price per hour); colocated on one card (a split
+    needs two)."""
     colocate = rl_run(inp.model_copy(update={"layout": "colocate"}))
     if inp.servers > 1 and not colocate.fits and not inp.full_shard:  # one server's cards cannot hold the shard
         colocate = rl_run(inp.model_copy(update={"layout": "colocate", "full_shard": True}))
     if inp.gpus < 2 or inp.servers > 1:  # across servers over Ethernet: colocated on each (module docstring)
         return RlLayouts(colocate=colocate, split=None, pays="colocate", ratio=math.inf)
     split = rl_run(inp.model_copy(update={"layout": "split"}))
-    if split.fits and (not colocate.fits or split.hours < colocate.hours):
-        return RlLayouts(colocate=colocate, split=split, pays="split",
+    both = split.fits and colocate.fits
+    # one leaves the margin, the other does not: that one, unless it is much slower (train_margin.room_worth)
+    room = both and split.roomy != colocate.roomy and (
+        room_worth(split.hours, colocate.hours) if split.roomy else room_worth(colocate.hours, split.hours))
+    if split.fits and (not colocate.fits or (split.roomy if room else split.hours < colocate.hours)):
+        return RlLayouts(colocate=colocate, split=split, pays="split", for_room=room and colocate.hours < split.hours,
                          ratio=colocate.hours / split.hours if colocate.fits else math.inf)
-    return RlLayouts(colocate=colocate, split=split, pays="colocate",
-                     ratio=split.hours / colocate.hours if split.fits and colocate.fits else math.inf)
+    return RlLayouts(colocate=colocate, split=split, pays="colocate", for_room=room and split.hours < colocate.hours,
+                     ratio=split.hours / colocate.hours if both else math.inf)
 
 
 def fewest_rl_gpus(inp: RlInput, step: int, most: int) -> RlLayouts | None:
@@ -406,3 +439,6 @@ def fewest_rl_gpus(inp: RlInput, step: int, most: int) -> RlLayouts | None:
             return lay
         n += step
     return None
+
+
+RlResult.model_rebuild()
