@@ -8,7 +8,8 @@ that names the concept of the piece before ('what is prefill' 'and decode?'). Th
 pieces are left, each a concept asked (a glossary topic), two models or cards weighed, or a job sized (a model and
 what is done with it), and at least one is a concept; each piece is then answered as its own turn, in the order
 asked (assistant/parts.py). Concepts asked one after another that the whole message already reads as one pair
-('what is kv cache and what is prefill?') are left to that pair."""
+('what is kv cache and what is prefill?') are left to that pair, unless one is asked of a card ('on H100'), whose
+figures only that part's reply gives (assistant/concept_example.py)."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def split(state: Any) -> list[str] | None:
     kinds = [kind(u) for _piece, u in kept]
     if not 2 <= len(kept) <= MAX_PIECES or None in kinds or CONCEPT not in kinds:
         return None
-    if set(kinds) == {CONCEPT}:
+    if set(kinds) == {CONCEPT} and not any(u.ask.get("example_card") for _p, u in kept):
         whole = _topics(understand(text, None))
         if len(whole) > 1 and set().union(*(_topics(u) for _p, u in kept)) <= whole:
             return None  # 'what is kv cache and what is prefill?': the pair, read whole

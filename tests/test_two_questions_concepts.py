@@ -135,3 +135,25 @@ def _human(text: str) -> object:
     from langchain_core.messages import HumanMessage
 
     return HumanMessage(text)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("card", "said"), [("h100-sxm", "H100"), ("a100-sxm4-80gb", "A100 80GB"), ("rtx-4090", "4090")])
+def test_card_named_with_the_concept_gives_its_own_figures(card: str, said: str, lang: str) -> None:
+    """The card's dense BF16 TFLOPS and bandwidth from its record, and the operations per byte that follow."""
+    from gpu_advisor.knowledge import find_gpu
+
+    gpu = find_gpu(card)
+    text = (f"why is decode slower than prefill on {said}? and TP vs PP diff" if lang == "en"
+            else f"为什么{said}上解码比预填充慢？另外，TP和PP有什么区别？")
+    reply = _reply(text)
+    _asked_in_order(reply, ["prefill-decode", "tensor-parallel", "pipeline-parallel"], lang)
+    ops = round(gpu.bf16_tflops * 1e3 / gpu.memory_bandwidth_gbps)
+    for figure in (f"{gpu.bf16_tflops:,.0f}", f"{gpu.memory_bandwidth_gbps:,.0f}", f"{ops:,}", gpu.name):
+        assert figure in reply.split("**2. “")[0], (figure, reply[:900])
+    assert gpu.name not in reply.split("**2. “")[1]
+
+
+def test_no_card_no_card_figures() -> None:
+    reply = _reply("why is decode slower than prefill?")
+    assert "TFLOPS" not in reply and _section("prefill-decode", "en") in reply

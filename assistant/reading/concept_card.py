@@ -9,11 +9,12 @@ from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def read_concept_on_card(m: Message, u: Understanding, topic: str | None) -> None:
-    if u.topic or not topic or topic == "best-gpu" or u.updates or u.whatif_gpus and u.whatif_gpus[0]:
+    if u.topic or not topic or topic == "best-gpu" or u.updates:
         return
-    if len(set(u.compare_gpus)) != 1 or not word_pattern("concept_why").search(m.text):
+    cards = set(u.compare_gpus) | ({u.whatif_gpus[1]} if u.whatif_gpus else set())
+    if len(cards) != 1 or not word_pattern("concept_why").search(m.text):
         return
     u.topic = topic
-    u.ask = {**u.ask, "example_card": u.compare_gpus[0]}
+    u.ask = {**u.ask, "example_card": next(iter(cards))}
     u.intents = (u.intents - {"math", "whatif"}) | {"explain", "concept"}
     u.compare_gpus, u.whatif_gpus, u.problems = [], None, []
