@@ -5,11 +5,11 @@ with the one that was). The message is cut at the compound joiners (words/compou
 mark, '；', '另外', '还有', '顺便问下', ...); a piece that is no question of its own ('in simple terms', a bare name
 'lora' before 'and qlora?') goes with the piece before it (the first with the one after it), and so does a piece
 that names the concept of the piece before ('what is prefill' 'and decode?'). The cut is kept when at least two
-pieces are left, each a concept asked (a glossary topic), two models or cards weighed, or a job sized (a model and
-what is done with it), and at least one is a concept; each piece is then answered as its own turn, in the order
-asked (assistant/parts.py). Concepts asked one after another that the whole message already reads as one pair
-('what is kv cache and what is prefill?') are left to that pair, unless one is asked of a card ('on H100'), whose
-figures only that part's reply gives (assistant/concept_example.py)."""
+pieces are left, each a concept asked (a glossary topic), two models, cards or weight formats weighed, a job sized
+(a model and what is done with it) or a model's figure asked (its KV cache), and at least one is a concept; each
+piece is then answered as its own turn, in the order asked (assistant/parts.py). Concepts asked one after another
+that the whole message already reads as one pair ('what is kv cache and what is prefill?') are left to that pair,
+unless one is asked of a card ('on H100'), whose figures only that part's reply gives (assistant/concept_example.py)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,10 @@ from gpu_advisor.assistant.reading.text import vocab
 # The most pieces one message is cut into here; more is a list, read whole.
 MAX_PIECES = 4
 # The kinds of question a piece may be.
-CONCEPT, COMPARE, SIZING = "concept", "compare", "sizing"
+CONCEPT, COMPARE, SIZING, FIGURE = "concept", "compare", "sizing", "figure"
+# Questions of a model's figure a piece may ask on its own ('how big is the kv cache for llama 70b at 32k?'); asked
+# beside the concept of the same name ('what is a kv cache? also how big is it for llama 8b') it is one question.
+FIGURES = frozenset({"kv_cache"})
 
 
 def _cut(text: str) -> list[tuple[str, str]]:
@@ -49,10 +52,13 @@ def kind(u: Understanding) -> str | None:
     own."""
     if u.topic and u.intents & {"explain", "concept"}:
         return CONCEPT
-    if len(u.ask.get("models") or []) >= 2 or len(u.compare_gpus) >= 2:
+    if len(u.ask.get("models") or []) >= 2 or len(u.compare_gpus) >= 2 or len(u.ask.get("formats") or []) >= 2 \
+            or "precision_compare" in u.intents:
         return COMPARE
     if u.updates.get("model") and u.updates.get("phase"):
         return SIZING
+    if u.intents & FIGURES and (u.ask.get("model") or u.updates.get("model")):
+        return FIGURE
     return None
 
 
@@ -85,6 +91,9 @@ def split(state: Any) -> list[str] | None:
     kinds = [kind(u) for _piece, u in kept]
     if not 2 <= len(kept) <= MAX_PIECES or None in kinds or CONCEPT not in kinds:
         return None
+    concepts = {t.replace("-", "_") for _p, u in kept if kind(u) == CONCEPT for t in _topics(u)}
+    if any(concepts & u.intents for _p, u in kept if kind(u) != CONCEPT):
+        return None  # 'what is a kv cache? and how big is it for llama 8b at 32k': the concept's figure, read whole
     if set(kinds) == {CONCEPT} and not any(u.ask.get("example_card") for _p, u in kept):
         whole = _topics(understand(text, None))
         if len(whole) > 1 and set().union(*(_topics(u) for _p, u in kept)) <= whole:

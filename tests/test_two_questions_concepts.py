@@ -124,6 +124,9 @@ def test_job_then_concept_keeps_the_job(text: str, concept: str, lang: str) -> N
     "what is a kv cache, in simple terms?",
     "what is a kv cache? also how big is it for llama 3.1 8b at 32k",
     "serve llama 3 8b for 50 users and 20 more later",
+    "what is a kv cache? also how big is it for llama 3.1 8b at 32k",
+    "what is a kv cache? and how big is the kv cache for llama 70b at 32k?",
+    "什么是KV缓存？另外，llama 3.1 8b在32k上下文下KV缓存多大？",
 ])
 def test_one_question_is_not_cut(text: str) -> None:
     from gpu_advisor.assistant.concept_parts import split
@@ -157,3 +160,20 @@ def test_card_named_with_the_concept_gives_its_own_figures(card: str, said: str,
 def test_no_card_no_card_figures() -> None:
     reply = _reply("why is decode slower than prefill?")
     assert "TFLOPS" not in reply and _section("prefill-decode", "en") in reply
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("formats", [("fp8", "int4"), ("bf16", "int4"), ("int8", "int4")])
+@pytest.mark.parametrize("concept", ["kv-cache", "expert-parallel"])
+@pytest.mark.parametrize("concept_first", [False, True])
+def test_formats_weighed_and_a_concept(formats: tuple[str, str], concept: str, concept_first: bool, lang: str) -> None:
+    """Two weight formats weighed, and a concept: the formats' verdict and the concept's entry, in the order asked."""
+    i = 0 if lang == "en" else 1
+    weighed = (f"{formats[0]} vs {formats[1]} which is better" if lang == "en"
+               else f"{formats[0]}和{formats[1]}哪个更好")
+    parts = [ASKED[concept][i], weighed] if concept_first else [weighed, ASKED[concept][i]]
+    reply = _reply(parts[0] + JOINERS[lang][0] + parts[1] + END[lang])
+    _asked_in_order(reply, [concept], lang)
+    verdict = "**Verdict**" if lang == "en" else "**结论**"
+    at = [reply.find(verdict), reply.find(_section(concept, lang))]
+    assert min(at) >= 0 and (at[0] > at[1]) == concept_first, reply[:800]
