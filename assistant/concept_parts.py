@@ -66,6 +66,10 @@ def _topics(u: Understanding) -> set[str]:
     return set((u.topic or "").split("+")) - {""}
 
 
+def concepts_named(kept: list[tuple[tuple[str, str], Understanding]]) -> set[str]:
+    return set().union(*(_topics(u) for _p, u in kept if kind(u) == CONCEPT))
+
+
 def _joined(a: tuple[str, str], b: tuple[str, str]) -> tuple[str, str]:
     return a[0], f"{a[1]}{b[0] or ' '}{b[1]}"
 
@@ -94,8 +98,10 @@ def split(state: Any) -> list[str] | None:
     concepts = {t.replace("-", "_") for _p, u in kept if kind(u) == CONCEPT for t in _topics(u)}
     if any(concepts & u.intents for _p, u in kept if kind(u) != CONCEPT):
         return None  # 'what is a kv cache? and how big is it for llama 8b at 32k': the concept's figure, read whole
+    if kinds[0] == CONCEPT and SIZING in kinds and set((understand(text, None).aside or "").split("+")) >= concepts_named(kept):
+        return None  # 'whats the diff between prefill and decode? we want to serve …': the aside first, the job after
     if set(kinds) == {CONCEPT} and not any(u.ask.get("example_card") for _p, u in kept):
         whole = _topics(understand(text, None))
-        if len(whole) > 1 and set().union(*(_topics(u) for _p, u in kept)) <= whole:
+        if len(whole) > 1 and concepts_named(kept) <= whole:
             return None  # 'what is kv cache and what is prefill?': the pair, read whole
     return [piece for (_before, piece), _u in kept]

@@ -154,7 +154,9 @@ def answer_parts(state: Any, config: RunnableConfig, nodes: dict[str, Any], read
         texts.append(say(lang, "parts.unread", n=MAX_PIECES, rest=len(left), first=_short(left[0])))
     if sub.get("results"):  # what can be asked of a plan: only when one was made
         texts.append(tail)
-    payload = {**(last_answer or {"kind": "info", "topic": "parts"}), "parts": shown,
+    asked = {k: p[k] for k in ("slot", "choices") if k in p} if found and sub.get("pending") else {}
+    base = last_answer or {"kind": "question" if asked else "info", "topic": "parts"}
+    payload = {**base, **asked, "parts": shown,
                **({"unread": len(left)} if left else {})}
     update["turn"] = sub.get("turn")
     return {**update, "lang": lang, "parts": None,
