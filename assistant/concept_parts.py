@@ -28,6 +28,9 @@ CONCEPT, COMPARE, SIZING, FIGURE = "concept", "compare", "sizing", "figure"
 # Questions of a model's figure a piece may ask on its own ('how big is the kv cache for llama 70b at 32k?'); asked
 # beside the concept of the same name ('what is a kv cache? also how big is it for llama 8b') it is one question.
 FIGURES = frozenset({"kv_cache"})
+# What the whole message may ask of the job it names: the concepts in it are weighed for that job ('Qwen3-8B用全参微调
+# 还是LoRA，序列长度4k，显存差多少？', 'TP or PP for 70B across 2 nodes?'), one question.
+OF_THE_JOB = frozenset({"method_compare", "parallelism"})
 
 
 def _cut(text: str) -> list[tuple[str, str]]:
@@ -70,6 +73,11 @@ def concepts_named(kept: list[tuple[tuple[str, str], Understanding]]) -> set[str
     return set().union(*(_topics(u) for _p, u in kept if kind(u) == CONCEPT))
 
 
+def _open(piece: str) -> bool:
+    """'difference between lora' ends before its 'and': the next piece is the other half."""
+    return bool(re.search(vocab()["compound"]["between"]["en"], piece.lower())) and not piece.endswith("?")
+
+
 def _joined(a: tuple[str, str], b: tuple[str, str]) -> tuple[str, str]:
     return a[0], f"{a[1]}{b[0] or ' '}{b[1]}"
 
@@ -87,7 +95,8 @@ def split(state: Any) -> list[str] | None:
     kept: list[tuple[tuple[str, str], Understanding]] = []
     for piece in cut:
         u = understand(piece[1], None)
-        if kept and (kind(u) is None or _topics(u) & _topics(kept[-1][1]) or kind(kept[-1][1]) is None):
+        if kept and (kind(u) is None or _topics(u) & _topics(kept[-1][1]) or kind(kept[-1][1]) is None
+                     or _open(kept[-1][0][1])):
             piece = _joined(kept[-1][0], piece)  # no question of its own, or the same concept: one piece
             kept[-1] = (piece, understand(piece[1], None))
             continue
@@ -98,10 +107,12 @@ def split(state: Any) -> list[str] | None:
     concepts = {t.replace("-", "_") for _p, u in kept if kind(u) == CONCEPT for t in _topics(u)}
     if any(concepts & u.intents for _p, u in kept if kind(u) != CONCEPT):
         return None  # 'what is a kv cache? and how big is it for llama 8b at 32k': the concept's figure, read whole
-    if kinds[0] == CONCEPT and SIZING in kinds and set((understand(text, None).aside or "").split("+")) >= concepts_named(kept):
+    whole = understand(text, None)
+    if set(kinds) & {SIZING, FIGURE} and (whole.intents & OF_THE_JOB or whole.ask.get("par_choice")):
+        return None  # '2台机器跑70B，用张量并行还是流水线并行？': the concepts weighed for the job named, read whole
+    if kinds[0] == CONCEPT and SIZING in kinds and set((whole.aside or "").split("+")) >= concepts_named(kept):
         return None  # 'whats the diff between prefill and decode? we want to serve …': the aside first, the job after
-    if set(kinds) == {CONCEPT} and not any(u.ask.get("example_card") for _p, u in kept):
-        whole = _topics(understand(text, None))
-        if len(whole) > 1 and concepts_named(kept) <= whole:
-            return None  # 'what is kv cache and what is prefill?': the pair, read whole
+    pair = len(_topics(whole)) > 1 and concepts_named(kept) <= _topics(whole)
+    if pair and set(kinds) == {CONCEPT} and not any(u.ask.get("example_card") for _p, u in kept):
+        return None  # 'what is kv cache and what is prefill?': the pair, read whole
     return [piece for (_before, piece), _u in kept]
