@@ -28,6 +28,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.budget_largest import budget_followed, budget_intents
 from gpu_advisor.assistant.card_pick import with_pick
 from gpu_advisor.assistant.catalog import catalog, detect, say
+from gpu_advisor.assistant.concept_example import card_example
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.count_role import keep_count_role
@@ -2393,6 +2394,8 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 def _concept(turn: Turn, lang: str) -> str:
     """The glossary's entries for the topic; asked which one to use ("…and which one should I use?"), its verdict."""
     text = writers.glossary_reply(turn.topic or "", lang)
+    example = card_example(turn.topic or "", turn.ask.get("example_card"), lang)  # '… on H100?': that card's figures
+    text += f"\n\n{example}" if example else ""
     pick = "concept_choice." + "+".join(sorted((turn.topic or "").split("+")))
     if turn.ask.get("choose") and pick in catalog(lang):
         text += "\n\n" + say(lang, pick)

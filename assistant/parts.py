@@ -105,6 +105,19 @@ def _short(piece: str, most: int = 40) -> str:
     return piece if len(piece) <= most else piece[:most].rstrip() + "…"
 
 
+def said_again(before: str, body: str) -> str:
+    """`before` without the ending the next part's `body` ends with too, from one of body's paragraphs on (the
+    job question asked again after a concept, the invitation to describe a job): said once, in the later part."""
+    cut = body.find("\n\n")
+    while cut >= 0:
+        tail = body[cut + 2:]
+        kept = before[: -len(tail)].rstrip() if tail and before.endswith(tail) else ""
+        if kept and before[-len(tail) - 1].isspace() and "\n\n" in kept:
+            return kept
+        cut = body.find("\n\n", cut + 2)
+    return before
+
+
 def answer_parts(state: Any, config: RunnableConfig, nodes: dict[str, Any], read: Any, route: Any) -> dict[str, Any]:
     """Each piece through the engine as its own turn (read, route, reply), the state carried from one to the next;
     the replies joined in order under the piece each answers."""
@@ -129,6 +142,8 @@ def answer_parts(state: Any, config: RunnableConfig, nodes: dict[str, Any], read
         body = str(message.content).strip()
         if body.endswith(tail):
             body = body[: -len(tail)].strip()
+        if texts:  # the question still open, asked again after the next part: asked once, at the end
+            texts[-1] = said_again(texts[-1], body)
         texts.append(say(lang, "parts.heading", n=n, piece=piece) + "\n\n" + body)
         p = dict(message.additional_kwargs.get("gpu_advisor") or {})
         shown.append({"piece": piece, "kind": p.get("kind"), "topic": p.get("topic"), "results": p.get("results")})
@@ -137,8 +152,11 @@ def answer_parts(state: Any, config: RunnableConfig, nodes: dict[str, Any], read
     left = unread(_text(state))
     if left:  # "…, and a 13th question": the pieces past MAX_PIECES, counted and quoted from the first
         texts.append(say(lang, "parts.unread", n=MAX_PIECES, rest=len(left), first=_short(left[0])))
-    texts.append(tail)
-    payload = {**(last_answer or {"kind": "info", "topic": "parts"}), "parts": shown,
+    if sub.get("results"):  # what can be asked of a plan: only when one was made
+        texts.append(tail)
+    asked = {k: p[k] for k in ("slot", "choices") if k in p} if found and sub.get("pending") else {}
+    base = last_answer or {"kind": "question" if asked else "info", "topic": "parts"}
+    payload = {**base, **asked, "parts": shown,
                **({"unread": len(left)} if left else {})}
     update["turn"] = sub.get("turn")
     return {**update, "lang": lang, "parts": None,

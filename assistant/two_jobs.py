@@ -88,17 +88,25 @@ def corrects(state: Any) -> bool:
 def pieces(state: Any) -> list[str] | None:
     """A compound follow-up's questions (assistant/parts.py), else two questions of their own; None for a
     correction, read whole."""
-    from gpu_advisor.assistant import parts
+    from gpu_advisor.assistant import concept_parts, parts
 
     if corrects(state):
         return None
-    return parts.questions(state) or split(state)
+    return parts.questions(state) or split(state) or concept_parts.split(state)
 
 
 # What the pieces after the first keep of the one before: the hardware and the place said ('i have a 3090 at home
 # … could i qlora llama 3.1 8b on it too'); the job, the model and its settings are each piece's own.
 KEPT = ("owned", "only", "exclude", "region", "personal", "preference", "server_gpus", "has_host", "system_ram_gb",
         "used_ok", "currency")
+
+
+def _concept(sub: Any) -> bool:
+    """Whether the piece is a glossary concept asked (assistant/concept_parts.py): it sizes nothing."""
+    from gpu_advisor.assistant.concept_parts import CONCEPT, kind
+    from gpu_advisor.assistant.parts import _text
+
+    return kind(understand(_text(sub), None)) == CONCEPT
 
 
 def piece_reader(state: Any, read: Callable[[Any], dict[str, Any]]) -> Callable[[Any], dict[str, Any]]:
@@ -110,7 +118,7 @@ def piece_reader(state: Any, read: Callable[[Any], dict[str, Any]]) -> Callable[
     seen: list[int] = []
 
     def own(sub: Any) -> dict[str, Any]:
-        if seen:
+        if seen and not _concept(sub):  # a concept asked after a job keeps that job (and the question it asked)
             profile, assumed = sub.get("profile") or {}, sub.get("defaulted") or {}
             said = {k: profile[k] for k in KEPT if profile.get(k) is not None and k not in assumed}
             sub.update({"profile": said, "results": {},

@@ -37,6 +37,7 @@ from gpu_advisor.assistant.reading.card_forms import read_card_forms
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
 from gpu_advisor.assistant.reading.comparisons import read_comparisons
+from gpu_advisor.assistant.reading.concept_card import read_concept_on_card
 from gpu_advisor.assistant.reading.considered import read_considered
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
@@ -243,6 +244,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
                                      and set(topic.split("+")) <= set(vocab()["job_topics"])):
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
+    read_concept_on_card(m, u, topic)  # 'why is decode slower than prefill on H100?': the concept, on that card
     read_ask(m, u)
     budget_periods(m, u)  # 'to get us through the first month', '$200 a night': a budget made monthly
     if u.topic and "+" in u.topic and (word_pattern("compare_verdict.concept_choice").search(m.text)

@@ -72,6 +72,8 @@ def concept_asked(m: Message, topic: str | None) -> bool:
         return True
     if word_pattern("concept_how").search(text) and not word_pattern("concept_change").search(text):
         return True  # also how it works or what it buys ("how does paged attention save memory", "是怎么省显存的")
+    if word_pattern("concept_why").search(text):
+        return True  # why one side of it is slower or bound by something ("why is decode slower than prefill?")
     return bool(topic and "+" in topic and word_pattern("concept_pair_asked").search(m.text)
                 and not word_pattern("concept_pair_not").search(m.text))
 
