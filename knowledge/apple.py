@@ -17,7 +17,7 @@ _CHIP = re.compile(
 )
 _CORES = re.compile(r"(?<!\d)(?P<n>\d{1,2})\s*[- ]?\s*(?:c\b|cores?\b(?:\s*gpu)?|core\s*gpu)")
 _GPU_CORES = re.compile(r"(?<!\d)(?P<n>\d{1,2})\s*[- ]?\s*(?:c\b|cores?)\s*gpu|gpu\s*[:(]?\s*(?P<m>\d{1,2})\s*[- ]?\s*cores?")
-_MEMORY = re.compile(r"(?<!\d)(?P<n>\d{1,3})\s*g(?:b|ib)?(?![a-z0-9/])")
+_MEMORY = re.compile(r"(?<!\d)(?P<n>\d{1,3})\s*g(?:b|ib|igs?)?(?![a-z0-9/])")
 _ID = re.compile(r"^apple-(?P<chip>m[1-4](?:-(?:pro|max|ultra))?)-(?P<cores>\d{1,2})c-(?P<mem>\d{1,3})gb$")
 
 
@@ -28,10 +28,17 @@ def canonical_id(chip: AppleChip, variant: AppleVariant, memory: int) -> str:
 def parse_apple(text: str) -> Gpu | None:
     """The Mac a short text names by chip (and GPU cores and memory, when given), or None when the text
     names no Apple chip; BadValue for a configuration Apple never sold (an M4 Max with 32 GB)."""
-    t = text.strip().lower()[:120]
-    m = _ID.match(t)
+    m = _ID.match(text.strip().lower())
     if m:
-        return _build(m["chip"], int(m["cores"]), int(m["mem"]))
+        return configuration(m["chip"], int(m["cores"]), int(m["mem"]))
+    said = apple_said(text)
+    return configuration(*said) if said else None
+
+
+def apple_said(text: str) -> tuple[str, int | None, int | None] | None:
+    """(chip id, GPU cores, memory in GB) a short text names ('M3 Max 30-core 36GB' -> ('m3-max', 30, 36)), the
+    cores and memory None where not said; None when the text names no Apple chip."""
+    t = text.strip().lower()[:120]
     c = _CHIP.search(t.replace("_", " "))
     if not c:
         return None
@@ -40,10 +47,8 @@ def parse_apple(text: str) -> Gpu | None:
     g = _GPU_CORES.search(rest)
     cores_m = g or _CORES.search(rest)
     digits = (cores_m.group("n") or cores_m.groupdict().get("m") or "") if cores_m else ""
-    cores = int(digits) if digits else None
     mem_m = _MEMORY.search(rest)
-    memory = int(mem_m["n"]) if mem_m else None
-    return _build(chip_id, cores, memory)
+    return chip_id, int(digits) if digits else None, int(mem_m["n"]) if mem_m else None
 
 
 def memory_sold(text: str) -> tuple[str, list[int]] | None:
@@ -56,7 +61,10 @@ def memory_sold(text: str) -> tuple[str, list[int]] | None:
     return (chip.name, sorted({m for v in chip.variants for m in v.memory_gb})) if chip else None
 
 
-def _build(chip_id: str, cores: int | None, memory: int | None) -> Gpu | None:
+def configuration(chip_id: str, cores: int | None, memory: int | None) -> Gpu | None:
+    """The chip's configuration with those GPU cores and that memory (the largest GPU sold with it where the cores are
+    not said, the largest memory where the memory is not): the GPU catalog's record when it has one; None for no such
+    chip; BadValue for a configuration Apple never sold."""
     chip = next((c for c in apple_chips() if c.id == chip_id), None)
     if chip is None:
         return None

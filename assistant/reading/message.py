@@ -12,12 +12,8 @@ from gpu_advisor.assistant.reading.cards import elided_siblings, lone_servers, o
 from gpu_advisor.assistant.reading.cjk_names import cjk_unknown_model
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.encoder_job import find_candidates
-from gpu_advisor.assistant.reading.names import (
-    find_engines,
-    find_gpus,
-    find_models,
-    unsold_mac,
-)
+from gpu_advisor.assistant.reading.mac_said import unsold_mac
+from gpu_advisor.assistant.reading.names import find_engines, find_gpus, find_models
 from gpu_advisor.assistant.reading.output_said import relabel_said
 from gpu_advisor.assistant.reading.quantities import Quantity, quantities
 from gpu_advisor.assistant.reading.rl_models import find_rl_models

@@ -7,6 +7,7 @@ import re
 from functools import cache, lru_cache
 
 from gpu_advisor.assistant.reading.cards import card_span, server_memory, server_span
+from gpu_advisor.assistant.reading.mac_said import macs_as_said, macs_named
 from gpu_advisor.assistant.reading.restated_cards import merge_restated
 from gpu_advisor.assistant.reading.text import MASK, MAX_NAMES, vocab, word_pattern
 from gpu_advisor.knowledge import find_model, gpus, models
@@ -158,59 +159,6 @@ def find_models(text: str) -> list[tuple[int, int, str]]:
     return sorted(found)
 
 
-def _with_stated_memory(text: str, found: tuple[int, int, str, int]) -> tuple[int, int, str, int]:
-    """A Mac named with its own memory ('m3 max has 36gb', 'm4 pro 24gb', 'm3 max 30-core 36gb') is that
-    Mac: the configuration from the Apple chip table (its own bandwidth), or, for one Apple never sold,
-    the chip's figures with the memory as stated."""
-    s, e, gpu_id, count = found
-    if not gpu_id.startswith("apple-"):
-        return found
-    x = word_pattern("mac_memory_after").match(text[e:e + 32])
-    if not x:
-        return found
-    from gpu_advisor.knowledge import BadValue, find_gpu
-    from gpu_advisor.knowledge.apple import parse_apple
-
-    chip = find_gpu(gpu_id)
-    memory = float(x["memory"])
-    if (memory == chip.memory_gb and not x["cores"]) or not 8 <= memory <= 512:
-        return found
-    family = chip.name.split(",")[0].split("(")[0].strip()
-    try:
-        mac = parse_apple(f"{family} {x['cores'] + '-core ' if x['cores'] else ''}{memory:g}gb")
-    except BadValue:
-        mac = None
-    if mac is not None:
-        return s, e + x.end(), mac.id, count
-    name = f"{family} {memory:g}GB"
-    spec = (f"custom:memory={memory:g}GB,bandwidth={chip.memory_bandwidth_gbps:g}GB/s,bf16={chip.bf16_tflops:g},"
-            f"vendor=apple,segment=apple,name={name}")
-    return s, e + x.end(), spec, count
-
-
-def unsold_mac(spec: str) -> tuple[str, dict[str, str]] | None:
-    """A Mac named with memory its chip was never sold with ('m4 max 32gb'): said, then sized as stated."""
-    from gpu_advisor.knowledge.apple import memory_sold
-
-    name = spec.split("name=", 1)[-1]
-    memory = re.search(r"(\d+(?:\.\d+)?)GB$", name)
-    sold = memory_sold(name)
-    if not (sold and memory):
-        return None
-    return ("note.mac_not_sold", {"chip": sold[0], "sizes": ", ".join(map(str, sold[1])), "memory": memory[1]})
-
-
-def _apple(words: str) -> str | None:
-    from gpu_advisor.knowledge import BadValue
-    from gpu_advisor.knowledge.apple import parse_apple
-
-    try:
-        mac = parse_apple(words)
-    except BadValue:
-        return None
-    return mac.id if mac else None
-
-
 @cache
 def _instance_pattern() -> re.Pattern[str]:
     """Cloud instance families by the words people type for them (knowledge/data/clouds.yaml), with a size
@@ -291,14 +239,8 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
         taken[s0:e0] = b"\x01" * (e0 - s0)
         if len(found) >= MAX_NAMES:
             break
-    found = [_with_stated_memory(text, f) for f in found]
-    for x in word_pattern("apple_chip").finditer(text):  # 'macbook air m3 16gb': the chip table's configuration
-        inside = [f for f in found if f[0] < x.end() and x.start() < f[1]]
-        if any(e - s >= x.end() - x.start() for s, e, _, _ in inside) or len(found) >= MAX_NAMES:
-            continue  # a catalog name as long as the chip's words ('mac mini m4 pro 48g' is longer than its name)
-        mac = _apple(x.group(0))
-        if mac:
-            found = [f for f in found if f not in inside] + [(x.start(), x.end(), mac, 1)]
+    found = macs_named(text, found, MAX_NAMES)  # 'macbook air m3 16gb', 'a 16gb m2': the chip table's configuration
+    found = macs_as_said(text, found, counted)  # 'a 64gb m3 max', 'm3 max with 64 gigs': that Mac
     for x in word_pattern("described_gpu").finditer(text):  # "a card with 96 GB and 1.8 TB/s": sized by its numbers
         if any(taken[x.start():x.end()]) or len(found) >= MAX_NAMES:
             continue
