@@ -32,6 +32,7 @@ from gpu_advisor.assistant.concept_example import card_example
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.count_role import keep_count_role
+from gpu_advisor.assistant.day_items import apply_day_items
 from gpu_advisor.assistant.day_volume import pack_day_volume
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.encoder_reply import encoder_answer, encoder_decision, encoder_service
@@ -122,7 +123,7 @@ REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 # Slots the engine keeps to size with, never said back: what a later turn packs or falls back to (h-read3)
-KEPT_UNSAID = ("rate_day_hours", "line_said")
+KEPT_UNSAID = ("rate_day_hours", "line_said", "items_per_day")
 ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "use_case", *KEPT_UNSAID)])  # a day's count: said with its population;
 # the use ('a coding assistant') is said with the context it sizes (slot.context.default_use_case)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
@@ -645,6 +646,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
     context_beyond(profile, updates, lang, turn.notes)  # 'llama 3 70b at 32k': it reads 8k; 3.1/3.3 read 128k
     pack_day_volume(u, profile, updates, lang, turn.notes)  # '每天一百万token', then '工作时间在用': within those hours
+    apply_day_items(profile, updates, lang, turn.notes)  # '每天两万张图片', then '不是聊天，是批量跑的': that many a batch
     if not u.topic:
         apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
         apply_memory_variant(u, profile, updates)  # "they're the 80GB ones not 40": that card's 80GB variant

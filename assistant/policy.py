@@ -79,6 +79,7 @@ class Profile(BaseModel):
     min_tokens_per_s: float | None = Field(None, gt=0)
     line_said: str | None = None  # the model named before a size only another line has ('换成72B' after Qwen3 32B)
     rate_day_hours: float | None = Field(None, gt=0, le=24)  # a day's volume spread over these hours (24, or 8 at work)
+    items_per_day: int | None = Field(None, gt=0)  # a service's items a day (reading.item_volume, assistant.day_items)
     requests_per_s: float | None = Field(None, gt=0, le=1_000_000)  # "20 requests per second", "峰值QPS 50"
     output_tokens: int | None = Field(None, gt=0)  # tokens generated per request when serving ("200 output tokens")
     region: Literal["global", "us", "eu", "china"] | None = None

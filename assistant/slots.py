@@ -522,6 +522,9 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     # The hours a day a volume said per day was spread over (24; 8 in working hours): a later "working hours" packs
     # the same day's volume into its hours (assistant.day_volume)
     Slot("rate_day_hours", None, matters=serves),
+    # The items a day said for a service ('每天两万张图片'): its rate is requests_per_s; kept so that a later 'not a chat,
+    # a batch done in 8 h' is a batch job of that many items a day (assistant.day_items)
+    Slot("items_per_day", None, matters=serves),
     # The model named before, when a size asked after it is only another line's ('换成72B' after Qwen3 32B): a smaller
     # model to fall back to is of that line (tools.models.smaller_in_family)
     Slot("line_said", None, matters=runs_inference),

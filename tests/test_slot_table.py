@@ -27,7 +27,8 @@ READ_AFTER = {"go_live_hours", "fewest_owned", "owned_busy", "budget_leeway", "u
               "rate_day_hours", "line_said"}  # the hours a day's volume runs in (reading.usage), the line named before
 # a size only another line has (engine); h-read3
 # Slots the engine keeps to derive another: "50k tickets" then "each is 1500 tokens" recounts train_tokens.
-ENGINE_ONLY = {"train_examples", "encoder_job", "candidates_per_query", "rate_day_hours"}  # the last two: tools.encoder_plan (assistant.encoder_reply)
+ENGINE_ONLY = {"train_examples", "encoder_job", "candidates_per_query", "rate_day_hours",  # the last two: tools.encoder_plan (assistant.encoder_reply)
+               "items_per_day"}  # a service's items a day: a batch of them when the job turns batch (assistant.day_items)
 
 
 def test_the_profile_has_exactly_the_slot_table_fields():
@@ -68,7 +69,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "kv_cache": 8, "qlora_base": 4, "framework": "unsloth", "mixed_precision": False, "engine": "vllm", "engine_app": "ollama", "train_examples": 50000, "runs_per_month": 30.0, "has_host": True, "cheapest": True,
                "phase": "serve", "model": "llama-3.1-8b", "objective": "dpo", "budget_usd": 5000.0,
                "budget_usd_per_month": 2000.0, "server_gpus": 8, "network": "fast", "uptime": 99.9,
-               "requests_per_s": 20.0, "rate_day_hours": 8.0, "line_said": "qwen3-32b", "output_tokens": 200, "network_gbit": 100.0, "rl_algorithm": "grpo",
+               "requests_per_s": 20.0, "rate_day_hours": 8.0, "items_per_day": 20000, "line_said": "qwen3-32b", "output_tokens": 200, "network_gbit": 100.0, "rl_algorithm": "grpo",
                "rl_prompts": 10_000, "rl_samples": 8, "rl_completion_tokens": 1024, "rl_prompt_tokens": 1024, "hosting_usd_per_month": 2000.0,
                "rl_layout": "split", "rl_rollout_gpus": 4, "rl_pipelined": True, "rl_steps": 1000, "rl_run_steps": 2000, "rl_prompts_per_step": 256,
                "rl_reward_model": "7B", "rl_critic_model": "qwen2.5-7b",

@@ -8,6 +8,7 @@ from typing import Any
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.growth import a_quarter
 from gpu_advisor.assistant.reading.history import past_training
+from gpu_advisor.assistant.reading.item_volume import volume_said
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.roles import daily_batch
 from gpu_advisor.assistant.reading.shared_prompt import shared_prompt, with_shared_prompt
@@ -51,7 +52,8 @@ def read_phase(m: Message) -> str | None:
     due = m.role("deadline") or any(p.search(t) for p, _hours in pattern_rows("deadline_words")) or daily_batch(m)
     if (users or m.role("request_rate") or word_pattern("local_use").search(t)) and not counted and not due:
         verbs = []  # "12 paralegals will use it to summarise ...", "500 rps ... (basically classification)": requests live
-    counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
+    counted_job = counted and (m.role("output_tokens") or due) and not users and (not strong or (due and volume_said(m)))
+    # ('部署…每天两万张图片，8小时内跑完': a day's items with a window are a batch, whatever the verb; reading.item_volume)
     encoder_items = (counted or m.role("examples")) and _encoder_named(m) and not train
     batch = live("phase.batch") or verbs or (no_users and items) or counted_job or encoder_items
     if pretrain and live("phase.continued_pretrain"):
@@ -84,7 +86,9 @@ def read_phase(m: Message) -> str | None:
     private = live("phase.serve_private")  # '私有化部署…五十个人同时用': a deployment people use is serving
     if (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets or private)) \
             or (weak and m.pending == "phase") \
-            or m.role("e2e_ms"):  # "p95 end to end under 8s for 400 token responses": answers, each back in a time
+            or m.role("e2e_ms") \
+            or volume_said(m):  # "p95 end to end under 8s for 400 token responses": answers, each back in a time;
+        # '~20k invoices a day' with no window: a rate over the day (reading.item_volume)
         m.weak.add("phase")  # "what if we use the A6000s?": no reason to drop a phase already known
         return "serve"  # ("just me, chatting and coding" at the phase question)
     return None

@@ -20,6 +20,7 @@ from gpu_advisor.assistant.reading.hardware import (
     read_server_gpus,
 )
 from gpu_advisor.assistant.reading.horizon import read_horizon
+from gpu_advisor.assistant.reading.item_volume import read_items_per_day
 from gpu_advisor.assistant.reading.job import (
     read_batch_input_tokens,
     read_batch_items,
@@ -84,6 +85,7 @@ from gpu_advisor.assistant.reading.use_case import read_use_case
 
 READERS = (
     ("phase", read_phase),
+    ("items_per_day", read_items_per_day),  # a service's items a day: a request rate (reading.item_volume)
     ("model", read_model),
     ("method", read_method),
     ("objective", read_objective),

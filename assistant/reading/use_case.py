@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message
-from gpu_advisor.assistant.reading.text import pattern_rows
+from gpu_advisor.assistant.reading.text import pattern_rows, word_pattern
 
 TRAINS = ("fine-tune", "pretrain", "continued-pretrain")  # what the training data is about is no serving use
 
@@ -24,6 +24,11 @@ def read_use_case(m: Message) -> str | None:
         typed = typed.replace(word, " " * len(word), 1) if word else typed
     for pattern, use in pattern_rows("use_cases"):
         for text in (masked, typed):
-            if any(not negated(text, x.start()) for x in pattern.finditer(text)):
+            if any(not _refused(text, x.start()) for x in pattern.finditer(text)):
                 return str(use)
     return None
+
+
+def _refused(text: str, start: int) -> bool:
+    """The use's word follows a negation: 'not a chatbot', '不是聊天', '不是用来聊天的'."""
+    return negated(text, start) or bool(word_pattern("use_case_refused_zh").search(text[max(0, start - 12):start]))
