@@ -72,8 +72,7 @@ def beyond_lines(answer: Any, lang: str) -> list[str]:
     if not answer.beyond or answer.recommend.best is None:
         return []
     rec = answer.recommend
-    job = say(lang, f"job.{rec.workload.phase}").strip()
-    lines = [say(lang, "beyond.intro", job=job)]
+    lines = [say(lang, "beyond.intro")]
     for o in (o for o in answer.options if o.gpu in answer.beyond):
         if o.ok and o.job_hours is not None:
             via = say(lang, "beyond.via_mlx") if (o.runtime or "").startswith("MLX") else ""
