@@ -56,6 +56,7 @@ class Answer(BaseModel):
     moved: list[dict[str, Any]] | None = None  # what a follow-up moved, from the plan before's inputs (assistant.moved)
     card_moved: dict[str, Any] | None = None  # the pick moved to another card or count, and why (assistant.card_moved)
     direct: dict[str, Any] | None = None  # a follow-up's one setup answered first, with its tools' figures (assistant.direct)
+    beyond: list[str] = []  # the cards weighed before a phase change, none doing the new job well (assistant.phase_moved)
 
 
 NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"
@@ -244,11 +245,13 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     `for_home`: the cards asked about are weighed for the user's own machine (the question said local use).
     `models`: the models named for the cards of a choice bought ('…to run qwen2.5 32b and maybe llama 3.3 70b'): the
     setup that runs them all is the pick (review BW #1)."""
+    from gpu_advisor.assistant.phase_moved import plan_beyond
     from gpu_advisor.assistant.verdict_first import plan_on_winner, rented_for_value
     from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.tools.long_run import mark_long_runs
     from gpu_advisor.tools.recommend import RentQuote, rate_option, short_of_rate
 
+    said = list(compare) + ([whatif[1]] if whatif else [])  # cards named in this turn's own words
     w = _model_kept(workload_for(profile, defaulted), previous or {})
     if quotes:
         w = w.model_copy(update={"quotes": [RentQuote.model_validate(q) for q in quotes]})
@@ -258,6 +261,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         rec, reused = Recommendation.model_validate(previous["recommend"]), True
     else:
         rec, reused = _call(recorder, "recommend", inputs, lambda: flag_slow_chat(w, recommend(w))), False  # tools.slow_chat
+    open_rec = rec  # the open market's plan, before any card asked about takes it (assistant.phase_moved)
     old_best = (previous.get("recommend") or {}).get("best") or {}
     same_cards = bool(whatif) and (old_best.get("gpus"), old_best.get("gpu")) == tuple(whatif or ())  # "still fits?"
     kept = kept_named(previous, inputs) if not compare and (not whatif or same_cards) else []
@@ -342,11 +346,13 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     rec, asked = plan_on_winner(w, rec, extra, weighed, lambda rows: pick(rows, weighed), asked)
     rec = _on_the_setup(w, rec, extra, _holds_every_model(w, extra, weighed, models, recorder))
     rec = rented_for_value(w, rec, weighed) if not for_home else rec  # weighed on rent: headed as rented
+    # 'and for fine-tuning it?' after weighing a Mac against 2 × 3090: neither does it well, the open plan leads
+    rec, asked, beyond = plan_beyond(w, previous, inputs, said, rec, open_rec, extra, named, asked)
     rec = mark_long_runs(w, rec, extra)  # months on the cards named: impractical, never 'meets' (tools.long_run)
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused, short=short,
                     asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice,
                     counts=dict(counts or {}) if choice or len(compare) >= 2 else {}, models=list(models or []),
-                    named=named)
+                    named=named, beyond=beyond)
     _breakdowns(answer, recorder)
     _one_card(answer, recorder)
     from gpu_advisor.assistant.pairing import size_pair

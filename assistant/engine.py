@@ -2201,7 +2201,8 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         from gpu_advisor.assistant.moved import moved_line
 
         line, answer.moved = moved_line(previous.get("inputs") or {}, answer.inputs, lang)  # "users 50 → 100"
-        card = card_moved_line(answer.recommend, old_best, previous.get("inputs") or {}, answer.inputs, lang)
+        card = None if answer.beyond else card_moved_line(  # (beyond the machines weighed: said by assistant.phase_moved)
+            answer.recommend, old_best, previous.get("inputs") or {}, answer.inputs, lang)
         if card:  # '如果租的话一年下来多少钱' moved 4 x 5090 to 1 x A800: what moved and why (review CE #10)
             notes.insert(0, card[0])
             answer.card_moved = card[1]

@@ -23,7 +23,7 @@ from gpu_advisor.assistant.writers import APP_NAMES, _break_even, hours, money, 
 from gpu_advisor.knowledge import engines, find_gpu, find_model, rules
 from gpu_advisor.knowledge.schema import Engine, Gpu
 from gpu_advisor.tools.cost import price_quote
-from gpu_advisor.tools.recommend import Option, Recommendation, Workload, evaluate
+from gpu_advisor.tools.recommend import Option, Recommendation, Workload, evaluate, one_machine
 
 Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
 
@@ -216,7 +216,7 @@ def _sized(ctx: Any, w: Workload, relaxed: str | None, gpu: Gpu, count: int | No
 
     sized = w.model_copy(update={"serve_precision": relaxed}) if relaxed else w
     found, over = None, None
-    for n in ([count] if count else [1, 2, 4, 8]):
+    for n in ([count] if count else [1] if one_machine(gpu) else [1, 2, 4, 8]):  # a Mac is one machine
         start = time.perf_counter()
         found = evaluate(sized, gpu, n, owned=owned)
         if ctx.recorder is not None:

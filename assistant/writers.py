@@ -341,7 +341,9 @@ def table_options(answer: Answer) -> list[Option]:
         fewest: dict[str, Option] = {}
         for o in sorted((o for o in rec.options if o.ok and not o.owned and o.gpu in named), key=lambda o: o.gpus):
             fewest.setdefault(o.gpu, o)
-        return [fewest.get(o.gpu, o) if not o.ok and not o.owned else o for o in shown if o.owned or o.gpu in named]
+        # (a count the user said with the card is kept: '2x 3090' is 2 × 3090 that fall short, never 4 nobody named)
+        return [fewest.get(o.gpu, o) if not o.ok and not o.owned and o.gpu not in answer.counts else o
+                for o in shown if o.owned or o.gpu in named]
     seen = {(o.gpu, o.gpus) for o in shown}
     classes = {o.gpu for o in chosen}
     room = FITTING_ROWS - len(chosen) - (faster is not None)
@@ -577,6 +579,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     from gpu_advisor.assistant.count_grew import grew_lines
     from gpu_advisor.assistant.home_short import home_lines, slow_at_home
     from gpu_advisor.assistant.launch_reply import start_ending
+    from gpu_advisor.assistant.phase_moved import beyond_lines
     from gpu_advisor.assistant.vllm_offload_reply import vllm_offload_lines
 
     lines = [neither_headline(answer, lang) or headline(rec, lang), "", *grey_headline(rec, lang),
@@ -585,6 +588,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.updated", slots=say(lang, "list_sep").join(changed)), ""]
     for note in notes or []:
         lines += [note, ""]
+    lines += beyond_lines(answer, lang)  # 'and for fine-tuning it?': the machines weighed, each (assistant.phase_moved)
     if rec.offload_leads:  # (short at home: the smallest change and the fallback model follow, assistant.home_short)
         lines += _offload_lines(rec, lang, profile.engine_app) + home_lines(rec, lang)
     lines += _relaxed_lines(rec, lang)

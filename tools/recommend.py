@@ -926,6 +926,12 @@ def _ranks(w: Workload, gpu: Gpu, n: int, layout: Layout | None, mla: bool, engi
     return _dp_attention(mla, engine, n, w.users)
 
 
+def _why_short(every: list[Any]) -> Any:
+    """No try holds the model: the last try in the engine tried first (the one run on this card) gives the figures
+    and the reason, so a llama.cpp answer on 2 × 3090 at home never says 'vLLM uses 90%' (review CM #6)."""
+    return [t for t in every if t[0] == every[0][0]][-1]
+
+
 def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
            warnings: list[str], headrooms: list[float], layout: Layout | None = None) -> None:
     """Interactive serving: fits, per-user speed, and the latency target. With a layout, one copy of
@@ -938,6 +944,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     fitted: dict[tuple[str, str], Any] = {}  # the first try of each engine and weight format that fits
     dps: dict[tuple[str, str, str | None], int] = {}  # data-parallel attention ranks each try was sized with
     fast = False
+    every: list[Any] = []  # each try, in order: when none holds, the first engine's last says why (_why_short)
     across = _expert_servers(w, gpu, n, layout)  # a data-parallel-attention copy over several servers
     slots = _adapter_slot_bytes(w, n * pp)  # many LoRA adapters: their GPU slots are memory the plan must hold
     holds = functools.partial(_holds, slots=slots)
@@ -955,6 +962,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
                 engine=engine, kv_precision=kv))
         dps[(engine, fmt, kv)] = dp
         tried = (engine, fmt, kv, mem)
+        every.append(tried)
         fast = holds(mem) and _fast_enough(w, gpu, n, engine, fmt, kv, owned)
         if fast or (holds(mem) and (engine, fmt, kv) == tries[-1]):
             break
@@ -966,7 +974,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         opt.serves = False
         opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
         return
-    engine, fmt, kv, mem = tried
+    engine, fmt, kv, mem = tried if fitted or holds(tried[3]) else _why_short(every)
     if kv is not None:  # the 8-bit (or 4-bit) KV cache used or tried: what it saves, from the same tool
         full = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                      gpus=n, pp=pp, gpu=gpu.id, engine=engine,
@@ -2536,12 +2544,12 @@ def owning_pays(rent_total_usd: float, buy_total_usd: float) -> bool:
 def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["rent", "buy"]:
     if w.preference == "buy" or (w.spec.trains and best.owned_gpus):
         return "buy"  # (cards added to a training cluster of your own join its fabric: bought, tools.cluster_grow)
+    if best.usd_per_hour is None and best.purchase_usd is not None and not best.owned:
+        return "buy"  # no rental offer on record (a Mac, a 4060 Ti): never headed 'rent', whatever the job or wish
     if w.preference == "rent" or not w.spec.serves or arrives_late(w, best):
         return "rent"  # (a service due live before a bought machine would arrive is rented first: tools.lead_time)
     if w.budget_usd_per_month is not None and w.budget_usd is None and best.usd_per_hour is not None:
         return "rent"  # a budget by the month is spent by the month: renting (review N3 #12, N2 #13)
-    if best.usd_per_hour is None and best.purchase_usd is not None:
-        return "buy"  # no rental price on record (a 4060 Ti): buying is the only priced way
     if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd and not (
             (w.horizon_months is not None or not w.personal) and rb is not None
             and rb.rent_total_usd < rb.buy_total_usd):
