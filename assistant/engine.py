@@ -428,8 +428,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.personal")
     if slot == "used_ok":
         return say(lang, "ack.used_ok")
-    if slot == "only_sourced":
-        return say(lang, "ack.only_sourced")
+    if slot in ("only_sourced", "only_bought"):
+        return say(lang, f"ack.{slot}")
     if slot == "used_cards":  # h-used: which of the named cards are bought used
         return say(lang, "ack.used_cards", cards=writers.cards_words([f"1x {g}" for g in value], lang))
     if slot == "budget_leeway":  # h-used: a budget said approximately, or a hard cap

@@ -54,8 +54,9 @@ def train_count_lines(rec: Recommendation, lang: str) -> list[str]:
     from gpu_advisor.assistant.writers import cash, gpu_words, hours
 
     w, best = rec.workload, rec.best
-    if w is None or best is None or best.owned or not w.spec.trains or w.spec.pretrains or w.method == "full":
-        return []
+    if w is None or best is None or best.owned or not w.spec.trains or w.spec.pretrains or w.method == "full" \
+            or w.only_bought:
+        return []  # (the count weighed for buying is the plan: no more of the card named beside it)
     run = rec.training_run if w.spec.serves else best
     if run is None or run.job_hours is None:
         return []
