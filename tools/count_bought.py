@@ -4,11 +4,12 @@ When a LoRA as asked needs more of the card than that and the same adapters on a
 exactly that many (QLoRA, then QLoRA with Unsloth's kernels, no framework named), that is the plan, said as the change
 taken (catalog answer.count_named_lever), never more of the card than the user would buy (review CM #8: '8 × 4090'
 headlined beside '只用 2 × 4090' and a warning against consumer cards for multi-card training). The card that does
-the job as asked stays named beside it (tools.recommend's better card), so renting is weighed against it."""
+the job as asked stays named beside it (tools.recommend's better card), so renting is weighed against it. A service
+takes 4-bit weights with an FP8 KV cache on that many when neither alone does (catalog answer.count_kept_lever)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from gpu_advisor.tools.training import find_framework
 
@@ -21,7 +22,7 @@ def count_bought_with_qlora(w: Any, rec: Any) -> Any:
     """The QLoRA plan on exactly the count weighed for buying, or None (tools.recommend's levers)."""
     from gpu_advisor.tools.recommend import _recommend
 
-    count = _count(w)
+    count = count_weighed(w)
     if count is None or not w.spec.trains or w.spec.pretrains or w.spec.serves or w.method != "lora" \
             or w.framework is not None:
         return None
@@ -45,7 +46,7 @@ def count_bought_served(w: Any, rec: Any) -> Any:
     from gpu_advisor.tools.levers import serving_lever_tries, takeable
     from gpu_advisor.tools.recommend import _recommend
 
-    count = _count(w)
+    count = count_weighed(w)
     change = dict(serving_lever_tries(w)).get("int4_kv8")
     best = rec.best
     if count is None or not w.spec.serves or w.spec.trains or change is None or not takeable("int4_kv8", w) \
@@ -57,7 +58,7 @@ def count_bought_served(w: Any, rec: Any) -> Any:
     return variant.model_copy(update={"taken_lever": "int4_kv8", "relaxed": "int4", "taken_because": "count_kept"})
 
 
-def _count(w: Any) -> int | None:
+def count_weighed(w: Any) -> int | None:
     """The one count of the one card weighed for buying ('2x rtx-4090': 2), or None (none weighed, cards owned)."""
     from gpu_advisor.tools.recommend import pinned_cards
 
@@ -67,7 +68,7 @@ def _count(w: Any) -> int | None:
     return int(next(iter(pinned)).partition("x ")[0])
 
 
-def count_bought_why(w: Any, rec: Any) -> str | None:
+def count_bought_why(w: Any, rec: Any) -> Literal["method"] | None:
     """'method' when the plan took a fallback to fit the count weighed for buying: the card that does the job as asked
     is named beside it (tools.recommend's better card, catalog better.why.method); else None."""
     if w.only_bought and rec.taken_because == "count_named" and rec.taken_lever in {key for key, _c in FALLBACKS}:

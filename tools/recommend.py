@@ -2845,7 +2845,8 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if with_levers:
         for change in (_on_your_cards, offload_on_owned, qlora_on_owned, _smaller_on_your_mac, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_with_kv8, _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base,
-                       count_bought_with_qlora, count_bought_served, one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
+                       count_bought_with_qlora, count_bought_served,  # 'rent or buy two 4090s': that count
+                       one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
