@@ -123,7 +123,7 @@ REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 # Slots the engine keeps to size with, never said back: what a later turn packs or falls back to (h-read3)
-KEPT_UNSAID = ("rate_day_hours", "line_said", "items_per_day")
+KEPT_UNSAID = ("rate_day_hours", "line_said", "items_per_day", "only_bought")  # (only_bought: the rent-or-buy line says it)
 ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "use_case", *KEPT_UNSAID)])  # a day's count: said with its population;
 # the use ('a coding assistant') is said with the context it sizes (slot.context.default_use_case)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
@@ -432,8 +432,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.personal")
     if slot == "used_ok":
         return say(lang, "ack.used_ok")
-    if slot == "only_sourced":
-        return say(lang, "ack.only_sourced")
+    if slot in ("only_sourced", "only_bought"):
+        return say(lang, f"ack.{slot}")
     if slot == "used_cards":  # h-used: which of the named cards are bought used
         return say(lang, "ack.used_cards", cards=writers.cards_words([f"1x {g}" for g in value], lang))
     if slot == "budget_leeway":  # h-used: a budget said approximately, or a hard cap

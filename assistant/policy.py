@@ -96,6 +96,7 @@ class Profile(BaseModel):
     exclude: list[str] | None = None
     only: list[str] | None = None  # the cards the user limits the choice to ("on 4090s only")
     only_sourced: bool | None = None  # "只能买到H20": those cards are all they can get, no other named as better
+    only_bought: bool | None = None  # "买两张4090还是租": those cards, at the count said, weighed for buying (tools.count_bought)
     cheapest: bool | None = None  # "cheapest way to get it done", "最省钱的方案": the least paid plan that does the job
     has_host: bool | None = None  # a computer to put bought cards in ("for my home PC")
     preference: Literal["rent", "buy", "either"] | None = None

@@ -543,6 +543,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),
     Slot("only_sourced", None),  # "只能买到H20", "we can only get L20s": the only cards are all they can get
+    Slot("only_bought", None),  # "rent or buy two 4090s?", "买4张L20还是租": the only cards, that many, weighed to buy
     Slot("has_host", None),
     Slot("cheapest", None, matters=lambda p: not serves(p)),  # the least paid plan that does the job, not a sooner one
     Slot("preference", "either", matters=serves),

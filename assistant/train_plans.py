@@ -10,6 +10,7 @@ Every figure comes from the recommend result or tools.zero_offload."""
 from __future__ import annotations
 
 from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.count_bought import count_weighed
 from gpu_advisor.tools.owned_offload import ZERO_OFFLOAD
 from gpu_advisor.tools.recommend import NODE_GPUS as ONE_SERVER
 from gpu_advisor.tools.recommend import SAME_COST, Option, Recommendation
@@ -54,8 +55,9 @@ def train_count_lines(rec: Recommendation, lang: str) -> list[str]:
     from gpu_advisor.assistant.writers import cash, gpu_words, hours
 
     w, best = rec.workload, rec.best
-    if w is None or best is None or best.owned or not w.spec.trains or w.spec.pretrains or w.method == "full":
-        return []
+    if w is None or best is None or best.owned or not w.spec.trains or w.spec.pretrains or w.method == "full" \
+            or count_weighed(w) is not None:
+        return []  # (the count weighed for buying is the plan: no more of the card named beside it)
     run = rec.training_run if w.spec.serves else best
     if run is None or run.job_hours is None:
         return []

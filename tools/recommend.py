@@ -67,6 +67,7 @@ from gpu_advisor.tools.cost import (
     rent_vs_buy,
     try_price,
 )
+from gpu_advisor.tools.count_bought import count_bought_served, count_bought_why, count_bought_with_qlora
 from gpu_advisor.tools.disagg import Disaggregation, disaggregation_for
 from gpu_advisor.tools.home_card import home_short, in_home_file, more_cards
 from gpu_advisor.tools.inference import (
@@ -165,7 +166,7 @@ COMFORTABLE_TOKENS_PER_S = 15.0
 # real workloads spike (the guide asks for 20-40% reserve beyond the weights).
 TIGHT_HEADROOM = 0.10
 GREY_SPEED_KEPT = 0.8  # a card sold in China named beside a grey-market one keeps this share of its speed per user
-BetterWhy = Literal["train", "service", "unpriced", "tight", "spread", "budget", "grey"]
+BetterWhy = Literal["train", "service", "unpriced", "tight", "spread", "budget", "grey", "method"]
 BesideYours = Literal["one_job", "copies", "whole"]
 # Ranking prefers fewer cards and NVLink at similar cost: each doubling of the card count must save
 # this share to win, and tensor parallelism over PCIe this much more (the guide's interconnect rule:
@@ -355,6 +356,8 @@ class Workload(ToolInput):
                              "smaller model of its family is a fallback beside it, never the plan")
     only_sourced: bool = Field(False, description="the candidates are all the cards the user can get ('只能买到H20', "
                                "'we can only get L20s'): no other card is named as a better choice beside them")
+    only_bought: bool = Field(False, description="the candidate named with a count is weighed for buying against "
+                              "renting ('rent or buy two 4090s?', '买4张L20还是租'): the plan is that many (tools.count_bought)")
     cheapest: bool = Field(False, description="the cheapest way asked for: a job is planned on the least paid option "
                                               "that meets every requirement, never a dearer one that finishes sooner")
     flexible: list[str] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="slots the user did not state: cards they own "
@@ -714,7 +717,9 @@ class Recommendation(Explained):
                                          "training card), service (consumer cards for an organisation's service), "
                                          "unpriced (no price on record), tight (little memory to spare), spread "
                                          "(consumer cards over several servers), grey (bought in China where "
-                                         "official channels do not sell it: `better` is a card they do)")
+                                         "official channels do not sell it: `better` is a card they do), method "
+                                         "(the cards weighed for buying took a fallback method to fit: `better` "
+                                         "does the job as asked)")
     usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
     owned_as_planned: Option | None = Field(None, description="your cards as asked, before a plan that keeps the job "
                                                              "on them with a change (tools.owned_offload)")
@@ -2873,6 +2878,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if with_levers:
         for change in (_on_your_cards, offload_on_owned, qlora_on_owned, _smaller_on_your_mac, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_with_kv8, _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base,
+                       count_bought_with_qlora, count_bought_served,  # 'rent or buy two 4090s': that count
                        one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
             changed = change(w, rec)
             if changed is not None:
@@ -4071,7 +4077,8 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
     it, and name the better (or priced) choice for the same job, among the cards the user left in (a
     domestic-only rule or a vendor ruled out still holds)."""
     best = rec.best
-    why = _better_why(w, best, rec.action) if w.candidates and best is not None and not w.only_sourced else None
+    why = (_better_why(w, best, rec.action) or count_bought_why(w, rec)) \
+        if w.candidates and best is not None and not w.only_sourced else None  # (method: the count bought's fallback)
     if best is not None and why is not None:
         # grey: the plans bought on the cards that official channels in China sell, the cheapest of them
         others = {"candidates": None} if why != "grey" else {"preference": "buy", "candidates": [
