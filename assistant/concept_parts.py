@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import pairwise
 from typing import Any
 
 from gpu_advisor.assistant.reading import understand
@@ -31,6 +32,10 @@ FIGURES = frozenset({"kv_cache"})
 # What the whole message may ask of the job it names: the concepts in it are weighed for that job ('Qwen3-8B用全参微调
 # 还是LoRA，序列长度4k，显存差多少？', 'TP or PP for 70B across 2 nodes?'), one question.
 OF_THE_JOB = frozenset({"method_compare", "parallelism"})
+# Questions whose own answer explains the concept beside its figures (the MoE against the dense model with both
+# counts and why, assistant/moe_dense.py and moe_pair.py; a MoE's memory asked beside models, reading/moe.py; the
+# cards for each format with int4's quality hit, count_each_format): read whole, the concept part of it.
+EXPLAINED_WHOLE = ("moe_dense", "moe_pair", "moe", "count_each_format")
 
 
 def _cut(text: str) -> list[tuple[str, str]]:
@@ -82,6 +87,39 @@ def _joined(a: tuple[str, str], b: tuple[str, str]) -> tuple[str, str]:
     return a[0], f"{a[1]}{b[0] or ' '}{b[1]}"
 
 
+def _figure_after(kept: list[tuple[tuple[str, str], Understanding]], concepts: set[str]) -> bool:
+    """'whats the kv cache exactly and how big does it get for llama 3 70b … with 32 users?': a job piece after the
+    concept that, read with it, asks that concept's figure ('it' is the KV cache): one question."""
+    for i, ((_b, piece), u) in enumerate(kept):
+        if kind(u) != CONCEPT:
+            continue
+        for (_b2, later), v in kept[i + 1:]:
+            if kind(v) in (SIZING, FIGURE) and concepts & understand(f"{piece} {later}", None).intents:
+                return True
+    return False
+
+
+def _how_much(piece: str) -> bool:
+    words = vocab()["compound"]["how_much"]
+    return bool(re.search(f"(?:{words['en']})|(?:{words['zh']})", piece.lower()))
+
+
+def _job_figure(kept: list[tuple[tuple[str, str], Understanding]]) -> bool:
+    """'llama 3.2 3b 全参微调，显存要多少？', 'fp8 vs int4 for a 70B model: what's the difference, and how much vram
+    each?': a concept word after a job or a weighing that, read with it, asks no concept and no figure of that concept
+    (the job's memory, not what memory is): one question. 'serve llama 3 8b to 50 users, and what is kv cache?' read
+    together asks the KV cache's figure: two."""
+    for ((_b, job), u), ((_b2, piece), v) in pairwise(kept):
+        if kind(u) in (SIZING, COMPARE) and kind(v) == CONCEPT:
+            if not _how_much(piece):
+                continue  # 'what is expert parallelism?': the concept itself asked
+            both = understand(f"{job} {piece}", None)
+            own = {t.replace("-", "_") for t in _topics(v)}
+            if not both.topic and not both.aside and not own & both.intents:
+                return True
+    return False
+
+
 def split(state: Any) -> list[str] | None:
     """The pieces of a first message that asks a concept and another question of its own, else None."""
     from gpu_advisor.assistant.parts import _text
@@ -105,9 +143,12 @@ def split(state: Any) -> list[str] | None:
     if not 2 <= len(kept) <= MAX_PIECES or None in kinds or CONCEPT not in kinds:
         return None
     concepts = {t.replace("-", "_") for _p, u in kept if kind(u) == CONCEPT for t in _topics(u)}
-    if any(concepts & u.intents for _p, u in kept if kind(u) != CONCEPT):
+    if any(concepts & u.intents for _p, u in kept if kind(u) != CONCEPT) or _figure_after(kept, concepts) \
+            or _job_figure(kept):
         return None  # 'what is a kv cache? and how big is it for llama 8b at 32k': the concept's figure, read whole
     whole = understand(text, None)
+    if any(whole.ask.get(k) for k in EXPLAINED_WHOLE):
+        return None  # 'how many users can qwen3-30b-a3b and a dense 32B each handle? And why is the MoE so much faster?'
     if set(kinds) & {SIZING, FIGURE} and (whole.intents & OF_THE_JOB or whole.ask.get("par_choice")):
         return None  # '2台机器跑70B，用张量并行还是流水线并行？': the concepts weighed for the job named, read whole
     if kinds[0] == CONCEPT and SIZING in kinds and set((whole.aside or "").split("+")) >= concepts_named(kept):

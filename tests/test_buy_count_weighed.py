@@ -159,5 +159,5 @@ def test_the_review_question_in_chinese():
     assert reply.startswith("## 租用 2 × NVIDIA GeForce RTX 4090 24GB，用于微调")
     assert "8 × NVIDIA GeForce RTX 4090 24GB 约需" not in reply and "消费级显卡不适合大规模多卡训练" not in reply
     assert "**微调**（QLoRA，Qwen3 32B）" in reply and "约需 19.1 小时" in reply
-    assert "**更合适的选择**：2 × NVIDIA H800 SXM 80GB 跑同样的训练约 3.8 小时" in reply
+    assert "**更合适的选择**：1 × NVIDIA H800 SXM 80GB 跑同样的训练约 7.6 小时" in reply
     assert "买下 2 × NVIDIA GeForce RTX 4090 24GB 约需 ¥55,832" in reply and "所以租" in reply

@@ -23,7 +23,11 @@ def _limited() -> None:
 
 
 def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "GPU_ADVISOR_CONFIG": str(tmp_path / "settings.toml"), "HF_HUB_OFFLINE": "1"}
+    # No bytecode written: under a 1 KiB limit Python's write of a module's .pyc stops at 1 KiB without an error, and
+    # the cut-short file, left in the suite's shared bytecode folder, broke every later process that imported it
+    # ("marshal data too short").
+    env = {**os.environ, "GPU_ADVISOR_CONFIG": str(tmp_path / "settings.toml"), "HF_HUB_OFFLINE": "1",
+           "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", *args], cwd=ROOT, env=env, text=True,
                           capture_output=True, timeout=120, preexec_fn=_limited)
 
