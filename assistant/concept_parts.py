@@ -149,8 +149,10 @@ def split(state: Any) -> list[str] | None:
     whole = understand(text, None)
     if any(whole.ask.get(k) for k in EXPLAINED_WHOLE):
         return None  # 'how many users can qwen3-30b-a3b and a dense 32B each handle? And why is the MoE so much faster?'
-    if set(kinds) & {SIZING, FIGURE} and (whole.intents & OF_THE_JOB or whole.ask.get("par_choice")):
-        return None  # '2台机器跑70B，用张量并行还是流水线并行？': the concepts weighed for the job named, read whole
+    if (set(kinds) & {SIZING, FIGURE} or whole.updates.get("model")) \
+            and (whole.intents & OF_THE_JOB or whole.ask.get("par_choice")):
+        return None  # '2台机器跑70B，用张量并行还是流水线并行？', 'LoRA和QLoRA差在哪，显存能省多少？拿llama3.1 8b举个例子':
+        # the concepts weighed for the job (or the example model) named, read whole
     if kinds[0] == CONCEPT and SIZING in kinds and set((whole.aside or "").split("+")) >= concepts_named(kept):
         return None  # 'whats the diff between prefill and decode? we want to serve …': the aside first, the job after
     pair = len(_topics(whole)) > 1 and concepts_named(kept) <= _topics(whole)
