@@ -95,6 +95,7 @@ from gpu_advisor.assistant.reading.personal import (
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
+from gpu_advisor.assistant.reading.stages import read_stages
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.put_right import read_put_right
 from gpu_advisor.assistant.reading.quotes import read_quotes
@@ -215,6 +216,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_recount(m, u)  # 'scratch that, only 2 of the a100s': the count of the plan's cards corrected
     read_put_right(m, u)  # 'I meant H200s not H100s', "80G的" (reading.put_right); 'we only have 40gb A100s'
     read_dropped_phase(m, u)  # '不微调了', 'skip the finetune': the job given up
+    read_stages(m, u)  # 'full finetune … then DPO after': the fine-tune sized, the DPO run after it noted
     read_serving_cards_asked(m, u)  # '微调完…用什么卡部署': the serving cards are the question
     cny = [q for q in m.role("money") if q.extra == "CNY"]
     china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
