@@ -53,3 +53,33 @@ def catalog_moe(active_b: float, experts: int) -> ModelArch | None:
     same = [m for m in models() if m.num_experts == experts and abs(m.active_params_b - active_b) <= ACTIVE_NEAR * active_b]
     layouts = {(m.total_params_b, m.num_layers) for m in same}
     return min(same, key=lambda m: (m.as_of, m.id)) if len(layouts) == 1 else None
+
+
+_SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?![a-z0-9])")
+SIZE_NEAR = 0.1  # a family record whose total size is within 10% of the size in the name
+
+
+def family_record(name: str) -> tuple[ModelArch, bool] | None:
+    """A catalog record for an unknown release of a family the catalog holds ('minimax-m3', 'deepseek-v5',
+    'qwen4-8b'): with a size in the name, the family's newest record of that size (True: the same size); with
+    none, the family's newest record, the largest of its release (False: its size is a stand-in, to be said:
+    'deepseek-v5' as DeepSeek-V3.2, 'llama 5' as Llama 4 Maverick, 'minimax-m3' as MiniMax-M2). None when the name's first word
+    is no catalog family, or no record of the family has the size named."""
+    tail = _tail(name)
+    head = re.match(r"[a-z]+", tail)
+    if head is None:
+        return None
+    family = [m for m in models() if m.family == head.group()]
+    if not family:
+        return None
+    size = _SIZE.search(re.sub(r"[_\-]", " ", tail))
+    if size is None:
+        return max(family, key=lambda m: (m.as_of, m.total_params_b, m.id)), False
+    near = [m for m in family if abs(m.total_params_b - float(size[1])) <= SIZE_NEAR * float(size[1])]
+    return (max(near, key=lambda m: (m.as_of, m.id)), True) if near else None
+
+
+def catalog_line(family: str, version: str) -> bool:
+    """Whether the catalog holds a release line of the family with that version ('llama' '4': llama-4-scout)."""
+    stems = (f"{family}-{version}-", f"{family}{version}-", f"{family}-{version.lstrip('v')}-")
+    return any(m.id.startswith(stems) for m in models())

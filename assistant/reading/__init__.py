@@ -95,7 +95,6 @@ from gpu_advisor.assistant.reading.personal import (
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
-from gpu_advisor.assistant.reading.stages import read_stages
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.put_right import read_put_right
 from gpu_advisor.assistant.reading.quotes import read_quotes
@@ -103,6 +102,7 @@ from gpu_advisor.assistant.reading.readers import READERS
 from gpu_advisor.assistant.reading.relative import read_scale
 from gpu_advisor.assistant.reading.reserved_asked import read_reserved_asked
 from gpu_advisor.assistant.reading.saving import read_saving
+from gpu_advisor.assistant.reading.stages import read_stages
 from gpu_advisor.assistant.reading.stated import quoted_from
 from gpu_advisor.assistant.reading.text import (
     CJK_WEIGHT,

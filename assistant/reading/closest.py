@@ -15,10 +15,16 @@ from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.generation import text_model
 from gpu_advisor.assistant.reading.hybrid import hybrid_name
-from gpu_advisor.assistant.reading.names import same_shape
+from gpu_advisor.assistant.reading.names import family_words, same_shape
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import find_model
-from gpu_advisor.knowledge.name_shapes import catalog_moe, catalog_sibling, experts_in_name
+from gpu_advisor.knowledge.name_shapes import (
+    catalog_line,
+    catalog_moe,
+    catalog_sibling,
+    experts_in_name,
+    family_record,
+)
 from gpu_advisor.knowledge.resolve import model_index, normalise
 
 if TYPE_CHECKING:
@@ -83,6 +89,8 @@ def closest_names(m: Message) -> None:
         sized = text_model(model_id, m.text)[0]  # the text model of a vision one when no image is said (as read_model)
         _say_closest(m, said, find_model(sized))
     _expert_markers(m)
+    if not m.unknown and not m.names:
+        _family_version(m)
     if not m.unknown:
         return
     name = m.unknown[0]
@@ -94,6 +102,7 @@ def closest_names(m: Message) -> None:
             m.unknown = (name, None)
             return
     if base is None:
+        _family_stand_in(m, name)
         return
     at = m.text.find(name.lower())
     at = max(at, 0)
@@ -119,3 +128,40 @@ def _expert_markers(m: Message) -> None:
             continue
         m.names = sorted([*m.names, (start, end, base.id)])
         _say_closest(m, _said(m.raw, word), base)
+
+
+@cache
+def _family_word() -> re.Pattern[str]:
+    words = sorted(family_words(), key=len, reverse=True)
+    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, words)) + ")")
+
+
+def _family_version(m: Message) -> None:
+    """'deepseek-v5', 'llama 5': a family word the catalog holds followed by a version no record has is an unknown
+    release (words/closest.yaml family_version_after), never a message with no model."""
+    if any(code in ("note.line_no_size", "note.family_which") for code, _v in m.notes):
+        return  # 'gemma 3', 'qwen': a line or family the catalog holds, asked which one (reading.families)
+    for x in _family_word().finditer(m.text):
+        after = word_pattern("family_version_after").match(m.text[x.end():x.end() + 24])
+        if after is not None and not catalog_line(x.group(), after.group("version")):  # 'llama 4': a line on record
+            end = x.end() + after.end("size" if after.group("size") else "version")
+            m.unknown = (_said(m.raw, m.text[x.start():end]), None)
+            m.qty = [q for q in m.qty if not x.start() <= q.start < end]  # '70b' in 'llama-5-70b': the name's size
+            return
+
+
+def _family_stand_in(m: Message, name: str) -> None:
+    """An unknown release of a family the catalog holds ('minimax-m3', 'deepseek-v5', 'qwen4-8b'): sized as the
+    family's record of the size named (said as the closest on record), or with no size named as the family's largest
+    record, said as a stand-in whose size the user may give; never a model of another family or a default."""
+    found = family_record(name)
+    if found is None:
+        return
+    base, same_size = found
+    at = max(m.text.find(name.lower()), 0)
+    m.unknown = None
+    m.names = sorted([*m.names, (at, at + len(name), base.id)])
+    if same_size:
+        _say_closest(m, name, base)
+    else:
+        m.notes.append(("note.model_family_stand_in", {"typed": name, "base": base.name}))

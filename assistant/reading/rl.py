@@ -91,7 +91,10 @@ def token_length(said: re.Match[str]) -> int:
 
 def read_rl_prompt_tokens(m: Message) -> int | None:
     """Tokens in each prompt of an RL run: 'prompt len 1k', 'max_prompt_length=1024', '--prompt_max_len 2048',
-    '提示词长度1024', 'prompts of about 2k tokens'."""
+    '提示词长度1024', 'prompts of about 2k tokens'. Not in a batch job or a service that names no RL ('每条输入约1500
+    token' of a labelling job is its input length, reading.job)."""
+    if m.phase in ("batch", "serve") and not rl_said(m):
+        return None
     said = word_pattern("rl_prompt_length").search(m.text) or word_pattern("rl_prompt_length_zh").search(m.raw.lower()) \
         or word_pattern("rl_prompt_length_tokens").search(m.text)
     return token_length(said) if said else None
