@@ -32,6 +32,7 @@ from gpu_advisor.assistant.concept_example import card_example
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.count_role import keep_count_role
+from gpu_advisor.assistant.count_why import tried_updates, why_first
 from gpu_advisor.assistant.day_items import apply_day_items
 from gpu_advisor.assistant.day_volume import pack_day_volume
 from gpu_advisor.assistant.direct import plan_kept
@@ -837,6 +838,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates.pop("seq_len", None)  # '每本五十万字' restated in a batch job: each item's length, no training sequence
         else:
             _drop_note(u, turn, "note.instruction_prompt_if_batch", lang)  # a training example is its own length
+    if (tried := tried_updates(u.ask, state.get("results"))) and not {"owned", "only"} & set(updates):
+        updates.update(tried)  # '为什么要3台服务器？两台不够吗': the plan's card on two servers, yes or no
+        u.intents = (u.intents - {"why", "math"}) | {"fit_check"}
+        u.ask = {**u.ask, "recount": True}
     if left := owned_fewer(u.ask, profile.owned, profile.server_gpus, updates):
         # 'what if we only get one of the servers', '一半的卡': the plan on that many of their own cards
         updates["owned"] = left
@@ -1893,6 +1898,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, pinned, direct = _setup_first(state, turn, previous, answer, text, lang, config, carried)
     first = "\n\n".join(p for p in (_buy_or_rent_block(bought, filled, answer, lang), setup_rb[0],
                                       _models_block(weighed, filled, answer, lang),
+                                      why_first(turn.ask, state.get("results"), lang),  # why the plan's count
                                       _asked_first(answer, turn, cards, lang, config),
                                       long_run_block(answer, lang, _recorder(config)),
                                       moe_budget_block(answer, lang, lambda usd: writers.cash(usd, answer.recommend)))

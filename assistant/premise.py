@@ -76,6 +76,8 @@ def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bo
             updates[where] = [*kept, f"{n}x {new}"]
         elif len(kept) < len(getattr(profile, where, None) or []):
             updates[where] = kept or None  # the same cards held in the other slot: in one place now
+    if "whatif" in u.intents and updates.get(target) == getattr(profile, target, None):
+        u.intents.add("fit_check")  # '只用16张910B够不够？' of the plan on screen: its verdict again, not 'nothing new'
     u.whatif_gpus, u.card_count = None, None
     u.intents.discard("whatif")
     u.ask = {**u.ask, "recounted": True}

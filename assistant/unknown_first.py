@@ -35,7 +35,8 @@ def with_unknown_first(text: str, extra: dict[str, Any], state: Any, answer: Any
     if not names or best is None or str(best.gpu).startswith("custom:"):
         return text, extra
     name = ("、" if lang == "zh" else ", ").join(names)
-    lines = [say(lang, "lang2.unknown_head", name=name)]
+    lines = [on_record_head(names, unknown_asked(last_words(state), "en", sized), lang)
+             or say(lang, "lang2.unknown_head", name=name)]
     if best.ok:
         domestic = find_gpu(best.gpu).domestic_china
         lines.append(say(lang, "lang2.unknown_alt_domestic" if domestic else "lang2.unknown_alt",
@@ -47,3 +48,23 @@ def with_unknown_first(text: str, extra: dict[str, Any], state: Any, answer: Any
     gap = "" if lang == "zh" else " "
     extra = {**extra, "unknown_card_asked": {"names": names, "alternative": best.gpu if best.ok else None}}
     return gap.join(lines) + "\n\n" + "\n\n".join(kept), extra
+
+
+def on_record_head(names: list[str], keys: list[str], lang: str) -> str | None:
+    """'昇腾还是海光？': the vendor's models on record with their figures (knowledge: unsized_cards.yaml), in place of
+    'not on record', for one vendor named whose models are there; None otherwise."""
+    from gpu_advisor.assistant.reading.text import vocab
+    from gpu_advisor.assistant.reading.unsized import vendor_cards
+
+    vendors = vocab()["unknown_accelerator_vendors"]
+    if len(names) != 1 or len(keys) != 1 or keys[0] not in vendors:
+        return None
+    cards = vendor_cards(vendors[keys[0]], lang)
+    if not cards:
+        return None
+    keys_by = {(True, False): "lang2.on_record_card", (True, True): "lang2.on_record_missing",
+               (False, True): "lang2.on_record_none"}
+    listed = say(lang, "lang2.on_record_sep").join(
+        say(lang, keys_by[(bool(figures), bool(missing))], card=card, figures=figures, missing=missing)
+        for card, figures, missing in cards)
+    return say(lang, "lang2.unknown_head_on_record", name=names[0], cards=listed, example=cards[0][0])

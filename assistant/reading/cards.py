@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.assistant.reading.clauses import clause_bounds
-from gpu_advisor.assistant.reading.per_machine import machines_after_each
+from gpu_advisor.assistant.reading.per_machine import machines_after_each, machines_cards
 from gpu_advisor.assistant.reading.restated_cards import server_per_after
 from gpu_advisor.assistant.reading.text import MASK, word_pattern
 from gpu_advisor.knowledge import find_gpu, rules
@@ -65,8 +65,7 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
     after = word_pattern("machines_after").match(text[e0:e0 + 24]) if each else None
     if machines and int(machines.group(1)) > 0:
         if m or a:  # "2 servers each with 8 A100", '2台机器 每台4090八张': the machines multiply the cards
-            per = count
-            count *= int(machines.group(1))
+            per, count = machines_cards(text, machines, m, e0, count)  # '两台服务器（16张910B）': 16 in all
         elif not gpu_id.startswith("apple-"):  # "2 servers with A100s": how many in each is not said
             count, note = servers_of(gpu_id, int(machines.group(1)), machines["word"])
             per = count // int(machines.group(1))

@@ -88,3 +88,11 @@ def unsized_named(masked: str, found: list[tuple[int, int, str, int]], lang: str
                        max(1, int(count.group(1))) if count else 1)
         i += n
     return hidden, notes, waiting
+
+
+def vendor_cards(vendor: str, lang: str) -> list[tuple[str, str, str]]:
+    """The vendor's cards on record ('Hygon'): (name in the reply's language, its figures on record ('' when none),
+    the figures sizing needs that are missing ('' when none)), those that can be sized first."""
+    cards = sorted((c for c in unsized_cards() if c.vendor == vendor), key=lambda c: bool(c.missing))
+    return [(c.name_zh if lang == "zh" else c.name, _figures(c, lang), _missing(c, lang) if c.missing else "")
+            for c in cards]
