@@ -160,6 +160,7 @@ def test_with_a_plan_on_screen_the_verdict_uses_its_model_and_keeps_the_plan():
     "fp8 vs int4: which one is worth it?",  # two formats weighed against each other: precision_verdict's question
     "what is a kv cache?",  # no trade-off asked: the glossary
     "is an h100 worth it over an a100?",  # no technique
+    "LoRA or QLoRA: what's the trade-off?",  # two concepts weighed: both glossary entries
     "llama 3.1 8b 用 int4 量化值得吗，32k 上下文 20 个人用",
 ])
 def test_a_question_with_something_to_size_or_no_single_technique_is_not_a_verdict(text):

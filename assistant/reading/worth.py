@@ -6,8 +6,9 @@ sizing question follows it (intent no_sizing).
 
 Heard when words/worth.yaml worth_asked matches, a technique of knowledge/data/trade_offs.yaml is named, and the message
 names no model, card or load: its values are only those the technique's own words fill (worth_slots). Two techniques
-weighed against each other, or two methods ('qlora vs lora': assistant/method_compare.py sizes both on an example
-model with its verdict), are other readers' questions."""
+weighed against each other, two glossary concepts ('LoRA or QLoRA: what's the trade-off?': both entries) or two
+methods ('qlora vs lora, how much memory': assistant/method_compare.py sizes both on an example model with its verdict)
+are other readers' questions."""
 
 from __future__ import annotations
 
@@ -49,6 +50,22 @@ def _names_the_technique(m: Message, name: str) -> bool:
     return at >= 0 and any(s <= at and at + len(name) <= e for s, e, _t in trade_off_spans(m.text))
 
 
+def _other_concept(m: Message) -> bool:
+    """Whether a glossary concept is named beside the technique's own words ('LoRA or QLoRA: what's the trade-off?':
+    LoRA; 'kv cache quantization' names none beyond itself): then two concepts are weighed, both entries answer."""
+    from gpu_advisor import knowledge
+    from gpu_advisor.knowledge.trade_offs import trade_off_spans
+
+    typed = _typed(m)
+    rest = typed
+    for s, e, _t in sorted(trade_off_spans(typed), reverse=True):
+        rest = rest[:s] + " " + rest[e:]
+    try:
+        return bool(set(knowledge.find_topics(rest)) - {"best-gpu"})
+    except Exception:  # noqa: BLE001 - a glossary that cannot be read names no concept
+        return False
+
+
 def read_worth(m: Message, u: Understanding) -> None:
     if u.intents & WEIGHED or u.choice is not None or len(u.ask.get("precisions") or []) > 1:
         return
@@ -59,7 +76,7 @@ def read_worth(m: Message, u: Understanding) -> None:
     if set(u.updates) - set(vocab()["worth_slots"]) or not asked(m):
         return
     tid = technique(m)
-    if tid is None:
+    if tid is None or _other_concept(m):
         return
     from gpu_advisor.knowledge.trade_offs import trade_offs
 
