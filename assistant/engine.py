@@ -110,6 +110,7 @@ from gpu_advisor.assistant.unknown_first import last_words, with_unknown_first
 from gpu_advisor.assistant.user_base import user_base_at_hours
 from gpu_advisor.assistant.variant_switch import apply_variant
 from gpu_advisor.assistant.which_kept import which_followed
+from gpu_advisor.assistant.worth import plan_example, worth_answer
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
@@ -642,6 +643,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         apply_planned_card(u)  # "i'll get a used 3090 instead": the card planned replaces the machine they have
     else:
         u.ask.pop("planned_card", None)
+    if u.ask.get("worth") and profile.model:  # 'is fp8 kv cache worth it?' with a plan on screen: its model's figures
+        u.ask = {**u.ask, "worth_plan": plan_example(profile)}
     if "method_compare" in u.intents and state.get("results"):  # "what if full fine tune instead of qlora, how much more"
         _compare_as_switch(u, profile)
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
@@ -2403,6 +2406,8 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 def _concept(turn: Turn, lang: str) -> str:
     """The glossary's entries for the topic; asked which one to use ("…and which one should I use?"), its verdict."""
     text = writers.glossary_reply(turn.topic or "", lang)
+    if turn.ask.get("worth"):  # 'is fp8 kv cache worth it or does it tank quality?': the verdict, then how it works
+        return worth_answer(str(turn.ask["worth"]), text, lang, turn.ask.get("worth_plan"))
     example = card_example(turn.topic or "", turn.ask.get("example_card"), lang)  # '… on H100?': that card's figures
     text += f"\n\n{example}" if example else ""
     pick = "concept_choice." + "+".join(sorted((turn.topic or "").split("+")))
@@ -2528,6 +2533,8 @@ def _concept_and_pair(turn: Turn, lang: str, extra: dict[str, Any]) -> str:
     """The glossary's entry, and the MoE and dense models named with it compared ('mixtral 8x7b vs llama 2 70b, which
     is cheaper to host': assistant/moe_pair.py)."""
     text = _concept(turn, lang)
+    if turn.ask.get("worth"):
+        extra["worth"] = turn.ask["worth"]  # the technique whose verdict was given (assistant/worth.py)
     pair = moe_pair_text(turn.ask.get("moe_pair"), lang)
     if pair is None:
         return text

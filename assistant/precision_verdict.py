@@ -41,7 +41,7 @@ def _width(bits: float) -> str:
     return "16" if bits >= 16 else "8" if bits >= 8 else "4" if bits >= 4 else "low"
 
 
-def _gap(ctx: Any, p: Any) -> str:
+def published_gap(ctx: Any, p: Any) -> str:
     """The published accuracy gap against BF16 with its study, else the quality code said in words."""
     if p.accuracy_drop_pct and p.accuracy_source:
         lo, hi = p.accuracy_drop_pct
@@ -62,7 +62,7 @@ def verdict_block(ctx: Any) -> str:
     formats = [find_precision(x) for x in ids]
     short = {p.id: p.name.split(" (")[0] for p in formats}
     more, less = sorted(formats, key=_loss, reverse=True)
-    rows = [ctx.say("pv.row", name=short[p.id], gb=f"{p.bits_per_weight / 8:g}", gap=_gap(ctx, p)) for p in formats]
+    rows = [ctx.say("pv.row", name=short[p.id], gb=f"{p.bits_per_weight / 8:g}", gap=published_gap(ctx, p)) for p in formats]
     narrow, wide = sorted(formats, key=lambda p: p.bits_per_weight)
     speed = ctx.say("pv.speed.fp8" if wide.compute == "fp8" else "pv.speed.plain", narrow=short[narrow.id],
                     wide=short[wide.id], ratio=f"{wide.bits_per_weight / narrow.bits_per_weight:.1f}")

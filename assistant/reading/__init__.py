@@ -122,6 +122,7 @@ from gpu_advisor.assistant.reading.user_base import read_user_base
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
+from gpu_advisor.assistant.reading.worth import read_worth
 from gpu_advisor.assistant.reading.written import unused_numbers
 from gpu_advisor.assistant.terminal import printable
 from gpu_advisor.knowledge import gpus
@@ -302,6 +303,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_parallel_choice(m, u)  # 'TP or PP for 70B across 2 nodes?': the model's layout, not the glossary alone
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     read_count_why(m, u)  # '为什么要3台服务器？两台不够吗': the plan's count asked why, a smaller one tried
+    read_worth(m, u)  # 'is fp8 kv cache worth it or does it tank quality?', nothing to size: a verdict, no slot
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second_corrected(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     keep_allowed(m, u)  # '国产卡或者H20': the H20 is one of the cards to choose among, not the only one
