@@ -8,8 +8,8 @@ the utilisation question).
 - group_of: the job code of a count listed by job (reading.listed_people keeps the groups of a sum);
 - read_user_groups: the groups of the count of people read, (job, count) each, in u.ask['user_groups'];
 - read_group_fixed: a message that says one group's number again ('actually 30 PMs, not 10', 'sorry, 20 data
-  scientists', 'make that 5 engineers'): u.ask['group_fixed'] = (job or None, the count ruled out or None, the
-  count said); assistant/user_groups.py replaces that group in the groups kept and adds them up again.
+  scientists', 'make that 5 engineers'): u.ask['group_fixed'] = (job, the count ruled out or None, the count
+  said); assistant/user_groups.py replaces that group in the groups kept and adds them up again.
 Grammar only: the words are in words/people_groups.yaml."""
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ def _after(lone: bool) -> re.Pattern[str]:
     """A job word after a count, with up to two words of its own before it ('ml engineers', '算法工程师'); lone: of
     a count not listed with others ('3 pm' after a count alone is a time of day)."""
     words = [w for w in _jobs() if not (lone and w in vocab()["people_groups"]["only_before"])]
-    return re.compile(rf"^\s*{vocab()['people_groups']['modifiers']}(?P<job>{alternation(words)})(?![a-z])")
+    groups = vocab()["people_groups"]
+    return re.compile(rf"^\s*{groups['modifiers']}(?P<job>{alternation(words)})(?![a-z])(?!{groups['job_not_after']})")
 
 
 @cache
