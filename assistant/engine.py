@@ -108,6 +108,7 @@ from gpu_advisor.assistant.switched_offload import with_switched
 from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.assistant.unknown_first import last_words, with_unknown_first
 from gpu_advisor.assistant.user_base import user_base_at_hours
+from gpu_advisor.assistant.user_groups import regroup
 from gpu_advisor.assistant.variant_switch import apply_variant
 from gpu_advisor.assistant.which_kept import which_followed
 from gpu_advisor.assistant.worth import plan_example, worth_answer
@@ -125,7 +126,7 @@ REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 # Slots the engine keeps to size with, never said back: what a later turn packs or falls back to (h-read3)
-KEPT_UNSAID = ("rate_day_hours", "line_said", "items_per_day", "only_bought")  # (only_bought: the rent-or-buy line says it)
+KEPT_UNSAID = ("rate_day_hours", "line_said", "items_per_day", "only_bought", "user_groups")  # (only_bought: the rent-or-buy line says it)
 ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "use_case", *KEPT_UNSAID)])  # a day's count: said with its population;
 # the use ('a coding assistant') is said with the context it sizes (slot.context.default_use_case)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
@@ -481,6 +482,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.users_range" if high else "ack.users_range_open", low=f"{low:,}", high=f"{high or low:,}")
     elif slot == "users" and value == 1:
         return say(lang, "ack.users_one")
+    elif slot == "user_groups":  # ('engineer', 3), ('product_manager', 10): the counts, added
+        shown = " + ".join(f"{n:,}" for _job, n in value)
     elif isinstance(value, float):
         shown = f"{value:,.0f}" if value >= 10 else f"{value:g}"
     elif isinstance(value, int):
@@ -788,6 +791,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["users"] = None  # a range said now replaces a number said before: sized at its stated point
     elif "users" in updates and "users_range" not in updates and profile.users_range:
         updates["users_range"] = None  # a number said now replaces the range
+    if regrouped := regroup(updates, profile, u.ask):  # '不对，是30个产品经理，不是10个': one group put right, added up again
+        turn.notes.append(say(lang, regrouped[0], **regrouped[1]))
     keep_count_role(updates, profile, defaulted, u.ask)  # '50 users not 500': the role of the 500 (assistant.count_role)
     user_base_at_hours(state.get("messages") or [], profile.users, profile.population, updates,
                        lambda said: understand(said, None), _text)  # '用户大概一千人' then '工作时间': who uses it

@@ -60,6 +60,9 @@ class Profile(BaseModel):
     # stated point of it (assistant.slots), an assumption the user sees and can change
     users_range: tuple[int, int | None] | None = None
     users: int | None = Field(None, gt=0)
+    # the groups by job that users or population adds up to ('3 ml engineers and 10 PMs': (('engineer', 3),
+    # ('product_manager', 10))): a later '30 PMs, not 10' puts one right (assistant/user_groups.py)
+    user_groups: tuple[tuple[str, int], ...] | None = None
     utilisation: float | None = Field(None, gt=0, le=1)
     uptime: float | None = Field(None, gt=0, le=100)  # an availability target in percent ("99.9% uptime")
     redundancy: Literal["n+1", "two-sites"] | None = None  # "N+1", "two data centers": billed in the budget check

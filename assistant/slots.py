@@ -495,6 +495,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("population_daily", None, matters=serves_others),  # "2k daily users": counted a day, a smaller share at once
     Slot("users_range", None, matters=serves_others),  # "20-100" at once: users sized at a stated point of it
     Slot("users", 5, asks=True, matters=serves_others, panel=True, ask_when=ask_users),
+    Slot("user_groups", None, matters=serves_others),  # the groups by job users or population adds up to
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True, ask_when=ask_utilisation),
     Slot("uptime", None, matters=serves),
     # The traffic's shape ('busy 9 to 6 on weekdays, almost nobody at night'): each way to pay by the month

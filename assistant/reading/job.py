@@ -340,7 +340,7 @@ def read_batch_items(m: Message) -> int | None:
     if not found and m.phase == "batch":
         found = m.role("examples")
     if not found and m.pending == "batch_items":
-        found = [q for q in m.qty if not q.role and not q.negated and q.value >= 1]
+        found = [q for q in m.qty if not q.role and not q.negated and q.value >= 1 and q.start not in m.named]
     if not found:
         return None
     # '250k documents, avg 6 pages each': the 6 is each document's size in pages, not the job's items (review CE #3)

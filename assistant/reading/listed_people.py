@@ -12,6 +12,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.people import at_once_of
+from gpu_advisor.assistant.reading.people_groups import group_of
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 
 if TYPE_CHECKING:
@@ -114,6 +115,7 @@ def add_listed(m: Message) -> None:
                 group.append(group[-1] + 1)
         if len(group) > 1:
             parts = [m.qty[j].value for j in group]
+            m.groups[q.start] = tuple((group_of(m, j), int(m.qty[j].value)) for j in group)  # kept by job, typed
             role = "population" if any(m.qty[j].role == "population" for j in group) else "users"
             m.qty[i] = replace(q, number=sum(parts), scale="", role=role)
             for j in group[1:]:

@@ -110,6 +110,11 @@ class Message:
     ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
     team: list[tuple[int, int]] = field(default_factory=list)  # the job nouns of the team that builds it ('3 devs'):
     # (start, end) in masked, no use of the service (reading.headcount, reading.use_case)
+    # the groups of a count of people listed by job ('3 ml engineers and 10 PMs'): the sum's start -> (job code or
+    # None, count) each (reading.listed_people, reading.people_groups)
+    groups: dict[int, tuple[tuple[str | None, int], ...]] = field(default_factory=dict)
+    named: set[int] = field(default_factory=set)  # starts of the counts named by a job ('30 PMs'): people, never a
+    # bare answer to the question asked (reading.people_groups)
     rl_models: dict[str, str] = field(default_factory=dict)  # an RL run's other models by role ('reward', 'critic')
 
     def live(self, key: str) -> list[re.Match[str]]:
@@ -198,6 +203,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
         listed_roles,
         staff_not_use,
     )
+    from gpu_advisor.assistant.reading.people_groups import named_people  # reads a prepared Message
     from gpu_advisor.assistant.reading.roles import (  # roles reads a prepared Message
         moe_sizes,
         npu_counts,
@@ -208,6 +214,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     card_counts(msg)  # '0 H100s', '0张H100', 'on 0 GPUs': said back, never one owned card
     closest_names(msg)  # 'gemma 3n e8b', 'mistral small 3.3': the model sized said to be the closest on record
     job_first(msg)  # '研发四十个人，客服二十个': the 20 are people, their job said first
+    named_people(msg)  # '30个产品经理', 'PM有30个': people, never a bare number for the question asked
     listed_roles(msg)  # '40个客服加5个产品经理': the 5 are people too
     headcounts(msg)
     builder_teams(msg)  # '3 ml engineers and 2 researchers': the team that builds it, no users

@@ -140,7 +140,7 @@ def read_context(m: Message) -> int | None:
         return None  # a batch job's lengths are tokens per item, read by the batch readers
     values = context_values(m)  # an explicit length beats one worked out from characters (reading.load)
     if not values and m.pending == "context":
-        values = [q.context_tokens for q in m.qty if not q.role and not q.negated
+        values = [q.context_tokens for q in m.qty if not q.role and not q.negated and q.start not in m.named
                   and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])]
     if not values and m.phase in ("serve", "production", "train-and-serve", "experiment"):
         # "…20人 64k吧": a bare length in k beside a serving request, no other role, is its context
@@ -215,7 +215,7 @@ def _said_share(m: Message) -> float | None:
             share *= int(days.group(1)) / 7
         hits.append((q.start, share))
     if not hits and m.pending == "utilisation":
-        nums = [q for q in m.qty if not q.role and not q.negated and not _card_price(m, q)
+        nums = [q for q in m.qty if not q.role and not q.negated and not _card_price(m, q) and q.start not in m.named
                 and q.extra not in vocab()["duration_hours"]  # "到3月用户会到500": a date, not a share of the week
                 and not word_pattern("time_unit_after").match(m.masked[q.end:])]  # "3 year horizon", "用3年": a span
         if nums:

@@ -1,0 +1,55 @@
+"""Groups of people kept with the count they add up to, so that one group can be put right: after '团队有3个算法工程师
+和10个产品经理要用…' (13 users), '不对，是30个产品经理，不是10个', 'actually 30 PMs, not 10', 'PM有30个' or 'make that 5
+engineers' replace that group's number and the count is added up again (3 + 30 = 33), in the slot that held the sum
+(review: the correction was dropped, and its 30 read as a 30% utilisation). The groups and the correction come from
+the reader (u.ask['user_groups'], u.ask['group_fixed']: assistant/reading/people_groups.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+Groups = tuple[tuple[str, int], ...]
+
+
+def regroup(updates: dict[str, Any], profile: Any, ask: dict[str, Any]) -> tuple[str, dict[str, str]] | None:
+    """Keep the groups said with the count they add up to, apply a correction of one group kept before, and drop
+    the groups when the count is said again another way. Returns the note that says the new sum, if any."""
+    said, fixed = ask.pop("user_groups", None), ask.pop("group_fixed", None)
+    if said and sum(n for _job, n in said) in (updates.get("users"), updates.get("population")):
+        updates["user_groups"] = tuple((job, n) for job, n in said)
+        return None
+    kept: Groups = tuple(profile.user_groups or ())
+    slot = _holder(profile, kept)
+    at = _fixed_group(kept, fixed) if slot else None
+    if slot and fixed and at is not None:
+        groups = tuple((job, fixed[2] if i == at else n) for i, (job, n) in enumerate(kept))
+        for key in ("users", "population", "population_daily", "users_range"):
+            updates.pop(key, None)  # the count said is one group's, not everyone's
+        updates[slot] = sum(n for _job, n in groups)
+        updates["user_groups"] = groups
+        ask.pop("count_fixed", None)  # (the number ruled out is the group's, not the plan's count: assistant.count_role)
+        return "note.people_listed", {"parts": " + ".join(f"{n:,}" for _job, n in groups),
+                                      "n": f"{updates[slot]:,}"}
+    if kept and {"users", "population", "users_range"} & set(updates):
+        updates["user_groups"] = None  # the count said again another way: the groups no longer add up to it
+    return None
+
+
+def _holder(profile: Any, groups: Groups) -> str | None:
+    """The slot that holds the groups' sum: the people at once, or the people who use it."""
+    total = sum(n for _job, n in groups)
+    if not groups:
+        return None
+    return "users" if profile.users == total else "population" if profile.population == total else None
+
+
+def _fixed_group(groups: Groups, fixed: tuple[str | None, int | None, int] | None) -> int | None:
+    """The group the correction names: the only one of its job, or of its job the one with the number ruled out;
+    with none of its job ('make that 5 engineers, not 3' after '3 devs'), the only one with the number ruled out."""
+    if not fixed:
+        return None
+    job, old, _new = fixed
+    same = [i for i, (kept_job, _n) in enumerate(groups) if kept_job == job] or list(range(len(groups)))
+    if len(same) > 1:
+        same = [i for i in same if groups[i][1] == old]
+    return same[0] if len(same) == 1 else None
