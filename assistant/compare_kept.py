@@ -66,8 +66,9 @@ def keep_compared(u: Understanding, state: Any, updates: dict[str, Any], fresh: 
     """Carry the last reply's comparison into this turn when it only corrects the job: the cards weighed again
     (u.compare_gpus, u.cards), at the count said for each, and the comparison asked beside the plan (u.also); the
     models weighed again (u.ask models and dims) when the correction keeps the model. True when it did."""
-    if fresh or not _correction(u, updates):
-        return False
+    phase = (state.get("profile") or {}).get("phase")
+    if fresh or not _correction(u, updates) or updates.get("phase") not in (None, phase):
+        return False  # another job ('what about fine-tuning it'): the cards named are weighed for it (phase_moved)
     card_count = u.card_count
     return _keep_cards(u, state) | _keep_models(u, state, updates, card_count)
 
