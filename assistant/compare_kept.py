@@ -46,7 +46,7 @@ def models_before(messages: list[Any]) -> tuple[list[str], list[str]]:
         if not isinstance(message, AIMessage):
             break
         choice = (message.additional_kwargs.get("gpu_advisor") or {}).get("model_choice") or {}
-        models = [r.get("model") for r in choice.get("rows") or [] if isinstance(r, dict) and r.get("model")]
+        models = [str(r["model"]) for r in choice.get("rows") or [] if isinstance(r, dict) and r.get("model")]
         return (models, list(choice.get("dims") or [])) if len(models) >= 2 else ([], [])
     return [], []
 
