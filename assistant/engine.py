@@ -28,6 +28,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.budget_largest import budget_followed, budget_intents
 from gpu_advisor.assistant.card_pick import with_pick
 from gpu_advisor.assistant.catalog import catalog, detect, say
+from gpu_advisor.assistant.compare_kept import keep_compared
 from gpu_advisor.assistant.concept_example import card_example
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
@@ -869,6 +870,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             and not profile.owned and not {"owned", "only"} & set(updates):
         updates["only"] = list(u.compare_gpus)  # 'what about 4-bit on h100s' before any plan: the card to size on
         u.intents.discard("why_not")
+    keep_compared(u, state, updates, bool(fresh))  # 'sorry i meant gpt-oss-20b, on a single card': both cards again
     if u.card_count and not (u.compare_gpus or u.whatif_gpus) and not {"owned", "only"} & set(updates):
         card, where = _card_just_named(state, profile)  # "eight of them", "八张": of the card just named
         if where == "owned" and u.ask.get("one_card") and _owned_count(profile) > 1:
