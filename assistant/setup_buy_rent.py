@@ -76,6 +76,9 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
     card, rented when renting is, on the rented card (its option when the plan was on the setup's card)."""
     if rec is None or v is None or rec.best is None or rec.best.owned or rec.action not in ("rent", "buy"):
         return rec
+    from gpu_advisor.assistant.rb_tradeoff import needed_rows
+
+    rec = needed_rows(rec, v)  # the rented card's row at the count weighed, never one card that falls short
     if v["code"] == "buy" and rec.best.gpu == v["buy"] and not v.get("over_budget"):
         return rec.model_copy(update={"action": "buy"})  # (a budget that does not buy the setup: the plan's way stands)
     if v["code"] == "rent":
@@ -130,7 +133,9 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
     own = next(t for t in rb.terms if t.key == "buy_total_usd").inputs
     cards = float(own["purchase_usd_per_gpu"]) * n
     upkeep = float(own["hosting_usd_per_gpu_month"]) * months * n
-    return {"code": rb.cheaper, "buy": gpu, "buy_name": bought.name, "buy_gpus": n, "rented": rent_gpu,
+    from gpu_advisor.assistant import rb_tradeoff
+
+    return rb_tradeoff.weigh(rec, {"code": rb.cheaper, "buy": gpu, "buy_name": bought.name, "buy_gpus": n, "rented": rent_gpu,
             "rented_name": find_gpu(rent_gpu).name, "rented_gpus": k, "same": rent_gpu == gpu and k == n,
             "run_ratio": ratio, "usd_per_gpu_hour": quote.usd_per_gpu_hour_typical, "busy_hours":
             months * 730 * billed * ratio, "utilisation": billed, "busy": profile.utilisation, "months": months,
@@ -141,7 +146,7 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
             "server": bought.host_kind != "consumer", "hosting_usd": upkeep, "price_said": said is not None,
             "hosting_usd_per_gpu_month": own["hosting_usd_per_gpu_month"],
             "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months,
-            "service": service(rec), **over_budget(rec, cards), **_oversized(bought, named_n, n)}
+            "service": service(rec), **over_budget(rec, cards), **_oversized(bought, named_n, n)}, region)
 
 
 def _needed(rec: Any, gpu: str, n: int) -> int:
@@ -232,6 +237,7 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     clock = "_clock" if v.get("around_the_clock") else ""  # a service billed every hour: said so, not its busy share
     lines = [say(lang, "money.rb_head_clock", setup=setup, months=v["months"], busy=_pct(v["busy"])) if clock else
              say(lang, "setup_rb.head", setup=setup, use=_pct(v["utilisation"]), months=v["months"])]
+    from gpu_advisor.assistant import rb_tradeoff
     from gpu_advisor.assistant.server_price import line
     from gpu_advisor.knowledge import find_gpu
 
@@ -265,8 +271,8 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
                          payback=f"{payback:,.0f}", years=f"{payback / 12:.1f}"))
     gap = abs(v["rent_total_usd"] - v["buy_total_usd"])
     key = f"money.rb_verdict_{v['code']}_clock" if clock else f"setup_rb.verdict.{v['code']}"
-    lines.append(say(lang, key, setup=setup, rented=rented, gap=money(gap), months=v["months"],
-                     use=_pct(v["utilisation"]), busy=_pct(v["busy"])))
+    lines.append(rb_tradeoff.verdict(v, lang, setup, rented, money(gap), _pct(v["utilisation"]), key,
+                                     months=v["months"], busy=_pct(v["busy"])))  # one verdict, its trade-off
     if v.get("over_budget") is not None:  # cheaper over the months, but the money to buy it is not there
         lines.append(say(lang, "setup_rb.over_budget", setup=setup, usd=money(v["cards_usd"]), over=_pct(v["over_budget"]),
                          budget=money(v["budget_usd"])))
