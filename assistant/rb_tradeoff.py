@@ -32,9 +32,15 @@ def row(rec: Any, gpu: str, n: int) -> Any:
     from gpu_advisor.tools.recommend import evaluate
 
     try:
-        return evaluate(rec.workload, find_gpu(gpu), n)
+        o = evaluate(rec.workload, find_gpu(gpu), n)
     except (ToolError, LookupError, ValueError):
-        return None
+        o = None
+    if o is None or not o.ok:  # beyond one server (12 × 4090): the fewest that do it, when that is the count
+        from gpu_advisor.assistant.rent_sized import sized
+
+        fit = sized(rec, gpu)
+        o = fit if fit is not None and fit.gpus == n else o
+    return o
 
 
 def risks(rec: Any, bought: Any, region: str) -> list[str]:
@@ -140,3 +146,33 @@ def asked_rows(options: list[Any], rec: Any, v: dict[str, Any]) -> list[Any]:
         if all((x.gpu, x.gpus, x.owned) != (y.gpu, y.gpus, y.owned) for y in out):
             out.append(x)
     return out
+
+
+def doing_count(rec: Any, gpu: str, n: int) -> tuple[int, dict[str, Any]]:
+    """The cards of `gpu` weighed for buying: `n` when they do the job (or when the job is not known), else the
+    fewest that do it, with the count said that falls short ({"short_gpus": n, "short_why": reason}); 0 when none
+    do. `n` 0 (no count said): the fewest that do it."""
+    if rec is None or getattr(rec, "workload", None) is None:
+        return n, {}
+    o = row(rec, gpu, n) if n else None
+    if o is not None and o.ok:
+        return n, {}
+    from gpu_advisor.assistant.rent_sized import sized
+
+    fit = sized(rec, gpu)
+    if fit is None:
+        return (n, {}) if n and o is None else (0, {})
+    if not n:
+        return fit.gpus, {}
+    return fit.gpus, {"short_gpus": n, "short_why": o.reasons[0] if o is not None and o.reasons else None}
+
+
+def short_line(v: dict[str, Any], lang: str, setup: str, rented: str) -> str:
+    """The count said to buy that cannot do the job, and the count weighed instead; '' when the count said does."""
+    from gpu_advisor.assistant.catalog import localise, say
+
+    n = v.get("short_gpus")
+    if not n:
+        return ""
+    why = localise(lang, v["short_why"]) if v.get("short_why") else say(lang, "owned.short")
+    return say(lang, "rbone.short", said=f"{n} × {v['buy_name']}", why=why, need=setup, rented=rented)

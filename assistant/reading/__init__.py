@@ -43,6 +43,7 @@ from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_c
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods
 from gpu_advisor.assistant.reading.count_bought import read_count_bought
+from gpu_advisor.assistant.reading.rent_buy_sides import read_rent_buy_sides
 from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
@@ -303,6 +304,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     keep_allowed(m, u)  # '国产卡或者H20': the H20 is one of the cards to choose among, not the only one
     drop_lone_cheapest(u)
     read_count_bought(m, u)  # 'rent or buy two 4090s?': that many of the card weighed for buying (tools.count_bought)
+    read_rent_buy_sides(m, u)  # 'rent an A100 or buy 2 RTX 4090s?': which card each side is (assistant/setup_buy_rent.py)
     if "engine" not in u.updates:
         u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone
     u.weak = m.weak & set(u.updates)
