@@ -92,7 +92,7 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
 
         mine = row(rec, v["buy"], v["buy_gpus"])
         if mine is not None and mine.ok:
-            return rec.model_copy(update={"action": "buy", "best": mine, "rent_or_buy": None})
+            return rec.model_copy(update={"action": "buy", "best": mine, "rent_or_buy": None, "rent_unit": None})
     if v["code"] == "rent":
         if rec.best.gpu == v["rented"]:
             return rec.model_copy(update={"action": "rent"})
@@ -104,7 +104,8 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
             other = sized(rec, v["rented"])
             other = other if other is not None and other.gpus == v["rented_gpus"] else None
         if other is not None:
-            return rec.model_copy(update={"action": "rent", "best": other, "rent_or_buy": None})
+            return rec.model_copy(update={"action": "rent", "best": other, "rent_or_buy": None,
+                                          **({"rent_unit": None} if other.gpu != rec.best.gpu else {})})
     return rec
 
 

@@ -34,3 +34,5 @@ def read_rent_buy_sides(m: Message, u: Understanding) -> None:
         return
     s, _e, n = cards[buy[0]]
     u.ask["rent_buy_sides"] = {"buy": buy[0], "buy_n": n if s in m.counted else None, "rent": rent[0]}
+    if u.updates.get("only"):  # the cards of the choice are both sides, never the one said first alone
+        u.updates["only"] = [f"{n}x {buy[0]}" if s in m.counted else buy[0], rent[0]]
