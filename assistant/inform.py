@@ -378,8 +378,8 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
 
 def compare_cards(ctx: Context) -> str:
     from gpu_advisor.assistant import card_job, verdict, why_slower
-    from gpu_advisor.assistant.replace_count import replace_lines, replace_verdict
     from gpu_advisor.assistant.rb_tradeoff import one_verdict
+    from gpu_advisor.assistant.replace_count import replace_lines, replace_verdict
     from gpu_advisor.assistant.verdict_agree import agree
 
     facts = [_card_facts(ctx, find_gpu(g)) for g in ctx.turn.cards[:4]]

@@ -101,10 +101,10 @@ def verdict(v: dict[str, Any], lang: str, setup: str, rented: str, gap: str, use
     if v.get("verdict") == "rent_first":
         payback = v.get("payback_months")
         back = say(lang, "rbone.payback", months=f"{payback:,.0f}") if payback is not None else ""
+        speed = speed_words(v, lang, setup, rented)
         return say(lang, "rbone.rent_first", rented=rented, setup=setup, gap=gap, months=v["months"], use=use,
                    payback=back, risks=risk_words(v, lang, card)) \
-            + (sep + speed_words(v, lang, setup, rented) if speed_words(v, lang, setup, rented) else "") \
-            + sep + say(lang, "rbone.later", setup=setup)
+            + (sep + speed if speed else "") + sep + say(lang, "rbone.later", setup=setup)
     line = say(lang, key, setup=setup, rented=rented, gap=gap, use=use, **values)
     extra = [x for x in (speed_words(v, lang, setup, rented), risk_words(v, lang, card) if v["code"] == "buy" else "")
              if x]

@@ -112,19 +112,17 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
 def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[str] | None = None,
           sides: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The figures and the verdict code; None when not asked, no setup was named or a price is missing."""
+    from gpu_advisor.assistant import rb_tradeoff
     from gpu_advisor.assistant.rent_sized import service
     from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.knowledge.purchase import purchase_usd, server_usd_per_gpu
     from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS, RentBuyInput, rent_vs_buy, try_price
 
-    from gpu_advisor.assistant import rb_tradeoff
-    from gpu_advisor.assistant.rb_tradeoff import doing_count
-
     setup = _setup(profile, sides)
     if setup is None or not asked(profile, this_turn) or profile.utilisation is None:
         return None
     said_n, gpu = setup
-    named_n, short = doing_count(rec, gpu, said_n) if sides else (said_n, {})  # '2 × 5090' that cannot carry it
+    named_n, short = rb_tradeoff.doing_count(rec, gpu, said_n) if sides else (said_n, {})  # '2 × 5090' that cannot carry it
     if not named_n:
         return None
     n = _needed(rec, gpu, named_n)  # the 8-card box for a service 2 cards carry: the 2 weighed (review BZ #3)

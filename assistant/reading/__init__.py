@@ -43,7 +43,6 @@ from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_c
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods
 from gpu_advisor.assistant.reading.count_bought import read_count_bought
-from gpu_advisor.assistant.reading.rent_buy_sides import read_rent_buy_sides
 from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
@@ -101,6 +100,7 @@ from gpu_advisor.assistant.reading.put_right import read_put_right
 from gpu_advisor.assistant.reading.quotes import read_quotes
 from gpu_advisor.assistant.reading.readers import READERS
 from gpu_advisor.assistant.reading.relative import read_scale
+from gpu_advisor.assistant.reading.rent_buy_sides import read_rent_buy_sides
 from gpu_advisor.assistant.reading.reserved_asked import read_reserved_asked
 from gpu_advisor.assistant.reading.saving import read_saving
 from gpu_advisor.assistant.reading.stated import quoted_from
