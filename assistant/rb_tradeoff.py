@@ -139,7 +139,7 @@ def asked_rows(options: list[Any], rec: Any, v: dict[str, Any]) -> list[Any]:
     if not any(o.gpu == gpu and o.gpus != k and not o.ok and not o.owned for o in options):
         return options
     o = row(rec, gpu, k)
-    out = []
+    out: list[Any] = []
     for x in options:
         if x.gpu == gpu and x.gpus != k and not x.ok and not x.owned:
             x = o if o is not None and o.ok else x
