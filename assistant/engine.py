@@ -1890,7 +1890,11 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if state.get("owned_untyped"):  # their type never said: not counted in the plan, and said so
         said.append(say(lang, "ack.owned_untyped", n=state["owned_untyped"]))
     waiting = [Turn.model_validate(t) for t in _deferred(state)]
-    ahead, after, answered, answer = _waiting_replies(waiting, filled, answer, lang, config)
+    bought = _buy_or_rent(turn, filled, answer, config, state)  # 'buy a 5090 or keep renting?': answered first, head-on
+    setup_rb = ("", None) if bought else _setup_buy_rent(turn, filled, answer, lang, config)  # 'the 8x h200 box?'
+    answer = _headline_follows(answer, setup_rb[1]) if setup_rb[1] else plan_follows(answer, bought)
+    ahead, after, answered, answer = _waiting_replies(waiting, filled, answer, lang, config,
+                                                      bool(bought or setup_rb[1]))  # one rent-or-buy verdict
     own_prices = any(t.also == "rent_buy" for t in waiting)
     same = writers.same_hardware(answer, before, lang) if before else ""
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
@@ -1900,9 +1904,6 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         tried = writers.tried_added(answer, (int(turn.whatif[0]), str(turn.whatif[1])), lang, _heads(filled.model))
         if tried:
             notes.insert(0, tried)
-    bought = _buy_or_rent(turn, filled, answer, config, state)  # 'buy a 5090 or keep renting?': answered first, head-on
-    setup_rb = ("", None) if bought else _setup_buy_rent(turn, filled, answer, lang, config)  # 'the 8x h200 box?'
-    answer = _headline_follows(answer, setup_rb[1]) if setup_rb[1] else plan_follows(answer, bought)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices or bool(bought) or bool(setup_rb[1]))
     text, pinned, direct = _setup_first(state, turn, previous, answer, text, lang, config, carried)
@@ -2021,9 +2022,11 @@ def _headline_follows(answer: Any, setup_rb: dict[str, Any] | None) -> Any:
     """The plan's headline goes the way the buy-or-rent verdict said first (assistant.setup_buy_rent.follow)."""
     if not setup_rb or answer.recommend is None:
         return answer
+    from gpu_advisor.assistant.rb_tradeoff import asked_rows
     from gpu_advisor.assistant.setup_buy_rent import follow
 
-    return answer.model_copy(update={"recommend": follow(answer.recommend, setup_rb)})
+    rec = follow(answer.recommend, setup_rb)
+    return answer.model_copy(update={"recommend": rec, "options": asked_rows(answer.options, rec, setup_rb)})
 
 
 def _buy_or_rent_block(bought: dict[str, Any] | None, filled: Any, answer: Any, lang: str) -> str:
@@ -2515,8 +2518,8 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
     return _with_question(state, lang, parts, kind, extra, "phase" if first else None, invite=bool(turn.topic))
 
 
-def _waiting_replies(waiting: list[Turn], filled: Any, answer: Any, lang: str, config: RunnableConfig
-                     ) -> tuple[str, str, list[dict[str, Any]], Any]:
+def _waiting_replies(waiting: list[Turn], filled: Any, answer: Any, lang: str, config: RunnableConfig,
+                     rent_buy_said: bool = False) -> tuple[str, str, list[dict[str, Any]], Any]:
     """Each question left waiting, answered for the plan it is about: the engine asked between ('vllm vs sglang vs
     trt-llm for X on 8xH200, which engine') before the plan, the others under it. (ahead, after, their data, the
     answer with the rent-or-buy at the user's prices.)"""
@@ -2525,7 +2528,8 @@ def _waiting_replies(waiting: list[Turn], filled: Any, answer: Any, lang: str, c
     ahead, after = "", ""
     answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
     for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
-        ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
+        ctx = Context(lang, asked, filled.model_dump(mode="json"),
+                      {**answer.model_dump(mode="json"), "rent_buy_said": rent_buy_said},  # (assistant/rb_tradeoff.py)
                       filled.region or "global", _recorder(config))
         if asked.also == "engine_choice" and not asked.ask.get("engine_after"):  # asked second: said second
             ahead += reply(str(asked.also), ctx) + "\n\n"

@@ -335,7 +335,7 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     stays = plan_line(ctx, working, w)
     if stays is not None:
         lines.append(stays)
-    elif rec.best is not None:
+    elif rec.best is not None and not (ctx.results or {}).get("rent_buy_said"):  # (the rent-or-buy verdict says it)
         lines.append(ctx.say("info.compare.plan", option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return lines
 
@@ -378,6 +378,7 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
 
 def compare_cards(ctx: Context) -> str:
     from gpu_advisor.assistant import card_job, verdict, why_slower
+    from gpu_advisor.assistant.rb_tradeoff import one_verdict
     from gpu_advisor.assistant.replace_count import replace_lines, replace_verdict
     from gpu_advisor.assistant.verdict_agree import agree
 
@@ -410,6 +411,7 @@ def compare_cards(ctx: Context) -> str:
             sized = ctx.say("verdict.both_do_job") + ("" if ctx.lang == "zh" else " ") + \
                 verdict.verdict_line(ctx, facts[:2], "local", differ)
         sized = agree(ctx, sized)  # in line with the headline: all short, or 'neither' beside a plan on one of them
+        sized = one_verdict(ctx, sized)  # 'rent A or buy B?': the rent-or-buy verdict above is the one answer
         return "\n".join([*lines, *([""] + used if used else []), *(["", sized] if sized else [])])
     final: list[str] = []
     jobs = (getattr(ctx.turn, "ask", None) or {}).get("jobs")

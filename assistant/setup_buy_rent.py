@@ -15,9 +15,13 @@ from gpu_advisor.assistant.catalog import say
 from gpu_advisor.tools.common import ToolError
 
 
-def _setup(profile: Any) -> tuple[int, str] | None:
-    """The one setup named with its count ('8x h200'), the cards to buy."""
+def _setup(profile: Any, sides: dict[str, Any] | None = None) -> tuple[int, str] | None:
+    """The one setup named with its count ('8x h200'), the cards to buy; or the card said bought in 'rent A or buy
+    B?' (reading/rent_buy_sides.py), at its count said (0: the count the job needs)."""
     from gpu_advisor.tools.recommend import parse_owned
+
+    if sides:
+        return int(sides.get("buy_n") or 0), str(sides["buy"])
 
     try:
         named = [parse_owned(x) for x in profile.only or [] if x[:1].isdigit()]
@@ -76,8 +80,19 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
     card, rented when renting is, on the rented card (its option when the plan was on the setup's card)."""
     if rec is None or v is None or rec.best is None or rec.best.owned or rec.action not in ("rent", "buy"):
         return rec
+    from gpu_advisor.assistant.rb_tradeoff import needed_rows
+
+    rec = needed_rows(rec, v)  # the rented card's row at the count weighed, never one card that falls short
     if v["code"] == "buy" and rec.best.gpu == v["buy"] and not v.get("over_budget"):
-        return rec.model_copy(update={"action": "buy"})  # (a budget that does not buy the setup: the plan's way stands)
+        # (a budget that does not buy the setup: the plan's way stands); another card rented weighed: its verdict is
+        # the answer, never the plan's own card rented against bought beside it
+        return rec.model_copy(update={"action": "buy", **({"rent_or_buy": None} if v["rented"] != v["buy"] else {})})
+    if v["code"] == "buy" and not v.get("over_budget"):  # 'rent an A100 or buy 2 4090s': the plan on the 4090s bought
+        from gpu_advisor.assistant.rb_tradeoff import row
+
+        mine = row(rec, v["buy"], v["buy_gpus"])
+        if mine is not None and mine.ok:
+            return rec.model_copy(update={"action": "buy", "best": mine, "rent_or_buy": None, "rent_unit": None})
     if v["code"] == "rent":
         if rec.best.gpu == v["rented"]:
             return rec.model_copy(update={"action": "rent"})
@@ -89,21 +104,27 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
             other = sized(rec, v["rented"])
             other = other if other is not None and other.gpus == v["rented_gpus"] else None
         if other is not None:
-            return rec.model_copy(update={"action": "rent", "best": other, "rent_or_buy": None})
+            return rec.model_copy(update={"action": "rent", "best": other, "rent_or_buy": None,
+                                          **({"rent_unit": None} if other.gpu != rec.best.gpu else {})})
     return rec
 
 
-def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[str] | None = None) -> dict[str, Any] | None:
+def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[str] | None = None,
+          sides: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The figures and the verdict code; None when not asked, no setup was named or a price is missing."""
+    from gpu_advisor.assistant import rb_tradeoff
     from gpu_advisor.assistant.rent_sized import service
     from gpu_advisor.knowledge import find_gpu
-    from gpu_advisor.knowledge.purchase import server_usd_per_gpu
+    from gpu_advisor.knowledge.purchase import purchase_usd, server_usd_per_gpu
     from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS, RentBuyInput, rent_vs_buy, try_price
 
-    setup = _setup(profile)
+    setup = _setup(profile, sides)
     if setup is None or not asked(profile, this_turn) or profile.utilisation is None:
         return None
-    named_n, gpu = setup
+    said_n, gpu = setup
+    named_n, short = rb_tradeoff.doing_count(rec, gpu, said_n) if sides else (said_n, {})  # '2 × 5090' that cannot carry it
+    if not named_n:
+        return None
     n = _needed(rec, gpu, named_n)  # the 8-card box for a service 2 cards carry: the 2 weighed (review BZ #3)
     region: Literal["global", "china"] = "china" if profile.region == "china" else "global"
     rented = _rented(rec, n, gpu, region, [c for c in named or [] if c != gpu])
@@ -111,6 +132,10 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
     bought = find_gpu(gpu)
     said = _their_price(rec, gpu)  # '想买一台8卡H20服务器，大概一百万': the user's own purchase price, per card
     server = server_usd_per_gpu(bought, n)  # the whole server per card, chassis and all: the plan's price too
+    shown = rb_tradeoff.row(rec, gpu, n)  # the plan's row of the setup: its purchase price is the one said
+    whole = shown.purchase_usd if shown is not None and shown.purchase_usd and shown.gpus == n else purchase_usd(bought, n)
+    pcs = bought.host_kind == "consumer" and (whole or 0) > (bought.buy_price_usd or 0) * n
+    server = whole / n if whole else server  # the region's price, desktop cards with the PCs they go into
     if rented is None or quote is None or (server is None and said is None):
         return None
     k, rent_gpu, ratio = rented
@@ -130,7 +155,9 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
     own = next(t for t in rb.terms if t.key == "buy_total_usd").inputs
     cards = float(own["purchase_usd_per_gpu"]) * n
     upkeep = float(own["hosting_usd_per_gpu_month"]) * months * n
-    return {"code": rb.cheaper, "buy": gpu, "buy_name": bought.name, "buy_gpus": n, "rented": rent_gpu,
+    from gpu_advisor.assistant import rb_tradeoff
+
+    return rb_tradeoff.weigh(rec, {"code": rb.cheaper, "buy": gpu, "buy_name": bought.name, "buy_gpus": n, "rented": rent_gpu,
             "rented_name": find_gpu(rent_gpu).name, "rented_gpus": k, "same": rent_gpu == gpu and k == n,
             "run_ratio": ratio, "usd_per_gpu_hour": quote.usd_per_gpu_hour_typical, "busy_hours":
             months * 730 * billed * ratio, "utilisation": billed, "busy": profile.utilisation, "months": months,
@@ -138,10 +165,10 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
             "rent_total_usd": rb.rent_total_usd, "buy_total_usd": rb.buy_total_usd, "cards_usd": cards,
             "power_usd": rb.buy_total_usd - cards - upkeep, "usd_per_kwh": own["usd_per_kwh"],
             "kwh_said": profile.electricity_usd_per_kwh is not None,
-            "server": bought.host_kind != "consumer", "hosting_usd": upkeep, "price_said": said is not None,
+            "server": bought.host_kind != "consumer", "pcs": pcs and said is None, "hosting_usd": upkeep, "price_said": said is not None,
             "hosting_usd_per_gpu_month": own["hosting_usd_per_gpu_month"],
             "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months,
-            "service": service(rec), **over_budget(rec, cards), **_oversized(bought, named_n, n)}
+            "service": service(rec), **over_budget(rec, cards), **_oversized(bought, named_n, n), **short}, region)
 
 
 def _needed(rec: Any, gpu: str, n: int) -> int:
@@ -232,6 +259,7 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     clock = "_clock" if v.get("around_the_clock") else ""  # a service billed every hour: said so, not its busy share
     lines = [say(lang, "money.rb_head_clock", setup=setup, months=v["months"], busy=_pct(v["busy"])) if clock else
              say(lang, "setup_rb.head", setup=setup, use=_pct(v["utilisation"]), months=v["months"])]
+    from gpu_advisor.assistant import rb_tradeoff
     from gpu_advisor.assistant.server_price import line
     from gpu_advisor.knowledge import find_gpu
 
@@ -249,7 +277,8 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     lines.append(say(lang, "money.rb_rent_clock" if clock else "setup_rb.rent", rented=rented, price=money(v["usd_per_gpu_hour"]),
                      hours=f"{v['busy_hours']:,.0f}", total=money(v["rent_total_usd"])))
     cards = money(v["cards_usd"]) + (say(lang, "setup_rb.price_said") if v.get("price_said") else "")
-    what = say(lang, "setup_rb.what.server" if v.get("server") else "setup_rb.what.cards")
+    what = say(lang, "setup_rb.what.server" if v.get("server") else "rbone.what.pcs" if v.get("pcs")
+               else "setup_rb.what.cards")  # (the PCs the desktop cards go into: the plan's purchase price)
     lines.append(say(lang, "setup_rb.buy", setup=setup, cards=cards, what=what, power=money(v["power_usd"]),
                      kwh=money(v["usd_per_kwh"]), kwh_said=say(lang, "setup_rb.kwh_said" if v["kwh_said"]
                                                                 else "setup_rb.kwh_default"),
@@ -265,8 +294,8 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
                          payback=f"{payback:,.0f}", years=f"{payback / 12:.1f}"))
     gap = abs(v["rent_total_usd"] - v["buy_total_usd"])
     key = f"money.rb_verdict_{v['code']}_clock" if clock else f"setup_rb.verdict.{v['code']}"
-    lines.append(say(lang, key, setup=setup, rented=rented, gap=money(gap), months=v["months"],
-                     use=_pct(v["utilisation"]), busy=_pct(v["busy"])))
+    lines.append(rb_tradeoff.verdict(v, lang, setup, rented, money(gap), _pct(v["utilisation"]), key,
+                                     months=v["months"], busy=_pct(v["busy"])))  # one verdict, its trade-off
     if v.get("over_budget") is not None:  # cheaper over the months, but the money to buy it is not there
         lines.append(say(lang, "setup_rb.over_budget", setup=setup, usd=money(v["cards_usd"]), over=_pct(v["over_budget"]),
                          budget=money(v["budget_usd"])))
@@ -275,7 +304,9 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
             key = "setup_rb.budget_buys_server" if b["gpus"] % b["sold_in"] == 0 and b["sold_in"] > 1 else "setup_rb.budget_buys"
             lines[-1] += say(lang, key, option=f"{b['gpus']} × {b['name']}", usd=money(b["usd"]), tps=f"{b['tps'] or 0:,.0f}",
                              budget=money(v["budget_usd"]))
-    head = 1 + bool(priced) + bool(big)  # the oversize, the server's price and the heading, then the figures as a list
+    short = rb_tradeoff.short_line(v, lang, setup, rented)  # 'buy 2 × 5090' that cannot carry it: the count that does
+    lines = [short] * bool(short) + lines
+    head = 1 + bool(priced) + bool(big) + bool(short)  # the oversize, the server's price and the heading, then the figures as a list
     tail = 2 if v.get("over_budget") is not None else 1  # the verdict (and the budget line) after the list
     return "\n".join(f"- {x}" if head <= i < len(lines) - tail else x for i, x in enumerate(lines))
 
@@ -286,5 +317,7 @@ def first(turn: Any, profile: Any, answer: Any, lang: str, recorder: Any, money:
     this_turn = bool(turn.has("rent_buy"))
     # the card named to rent beside the setup: said this turn, or kept with it in the cards to consider
     named = list(turn.cards) if this_turn else [x for x in profile.only or [] if not x[:1].isdigit()]
-    v = weigh(profile, rec, this_turn, recorder, named)
+    sides = turn.ask.get("rent_buy_sides") if this_turn else None  # 'rent an A100 or buy 2 RTX 4090s?'
+    named = [sides["rent"]] if sides else named
+    v = weigh(profile, rec, this_turn, recorder, named, sides)
     return (block(v, lang, money), v) if v else ("", None)

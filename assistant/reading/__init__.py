@@ -101,6 +101,7 @@ from gpu_advisor.assistant.reading.put_right import read_put_right
 from gpu_advisor.assistant.reading.quotes import read_quotes
 from gpu_advisor.assistant.reading.readers import READERS
 from gpu_advisor.assistant.reading.relative import read_scale
+from gpu_advisor.assistant.reading.rent_buy_sides import read_rent_buy_sides
 from gpu_advisor.assistant.reading.reserved_asked import read_reserved_asked
 from gpu_advisor.assistant.reading.saving import read_saving
 from gpu_advisor.assistant.reading.stages import read_stages
@@ -309,6 +310,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     keep_allowed(m, u)  # '国产卡或者H20': the H20 is one of the cards to choose among, not the only one
     drop_lone_cheapest(u)
     read_count_bought(m, u)  # 'rent or buy two 4090s?': that many of the card weighed for buying (tools.count_bought)
+    read_rent_buy_sides(m, u)  # 'rent an A100 or buy 2 RTX 4090s?': which card each side is (assistant/setup_buy_rent.py)
     if "engine" not in u.updates:
         u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone
     u.weak = m.weak & set(u.updates)
