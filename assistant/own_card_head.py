@@ -141,9 +141,9 @@ def own_card_lines(rec: Recommendation, lang: str) -> list[str]:
     price = say(lang, "own_card.price.rent", usd=cash(best.usd_per_hour, rec)) if rec.action == "rent" and \
         best.usd_per_hour else say(lang, "own_card.price.buy", usd=cash(best.purchase_usd, rec)) \
         if rec.action == "buy" and best.purchase_usd else ""
-    step = say(lang, f"own_card.step.serve_{rec.action}", option=gpu_words(best, lang), price=price,
-               precision=str(best.precision or "").upper(), tps=tps(best.decode_tokens_per_s or 0.0))
-    return ["## " + head, "", step, ""]
+    up = say(lang, f"own_card.step.serve_{rec.action}", option=gpu_words(best, lang), price=price,
+             precision=str(best.precision or "").upper(), tps=tps(best.decode_tokens_per_s or 0.0))
+    return ["## " + head, "", up, ""]
 
 
 def _run_words(rec: Recommendation, o: Option, lang: str, cash: Any, gpu_words: Any, hours: Any) -> str:
