@@ -51,6 +51,7 @@ from gpu_advisor.assistant.model_switch import with_switch
 from gpu_advisor.assistant.moe_budget import moe_budget_block
 from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
+from gpu_advisor.assistant.own_card_head import own_card_code
 from gpu_advisor.assistant.own_or_rent import with_own_or_rent
 from gpu_advisor.assistant.owned_enough import owned_verdict
 from gpu_advisor.assistant.owned_fewer import owned_fewer
@@ -100,6 +101,7 @@ from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
 from gpu_advisor.assistant.rl_reward import reward_assumed
 from gpu_advisor.assistant.rl_turn import as_rl_figures, method_stale
+from gpu_advisor.assistant.said_phase import said_matters
 from gpu_advisor.assistant.same_box import with_same_box
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
 from gpu_advisor.assistant.side_job import side_training
@@ -1883,7 +1885,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     lead = [str(n).strip() for n in turn.ask.get("lead") or []]
     notes = [n.strip() for n in turn.notes if n.strip() not in lead]
     said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily)) for k in ACK_ORDER if _stated(getattr(profile, k, None)) and k not in defaulted
-            and not (k == "engine" and profile.engine_app)]  # read from the user's words
+            and not (k == "engine" and profile.engine_app) and said_matters(k, filled)]  # read from the user's words
     second = state.get("also")
     if second:
         said.append(split_ack(second, lang) if split else also_words(second, lang))
@@ -2268,6 +2270,8 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     Returns the text and the pinned answer, if any."""
     # ('can we legally buy h100s to serve …?' asks whether it is allowed: assistant/legal_buy.py answers it)
     kinds = [] if turn.ask.get("legal_beside") else one_verdict(_literal_waiting(state))
+    own = own_card_code(answer.recommend) is not None  # 'can i run it?' on your card: its heading answers it
+    kinds = [k for k in kinds if not (own and k == "fits")]
     if turn.ask.get("considered"):  # '要不要再买一张3090': the verdict on that card answers it (assistant.considered)
         kinds = [k for k in kinds if k != "more"]
     kind = kinds[0] if kinds else None
@@ -2279,7 +2283,7 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
         and not (turn.compare or turn.whatif) and (literal_kind(_text(humans[-2])) == "fits" or _pinned_before(state))
     literal = writers.literal_answer(answer, kind, lang)
     pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card, load_said=again) \
-        if kind in ("fits", "more") or again or turn.has("fit_check") else None
+        if (kind in ("fits", "more") or again or turn.has("fit_check")) and not own else None
     others = kinds[1:]
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
         others = [k for k in kinds if k != "fits"] if kind != "fits" and literal else others

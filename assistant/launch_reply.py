@@ -72,6 +72,11 @@ def start_ending(rec: Recommendation | None, lang: str) -> list[str]:
         cmd = launch_for(rec)
     except LaunchError:
         return []
+    if rec.workload.owned and not rec.best.owned and not rec.offload_leads:  # your own cards do not run it: the
+        from gpu_advisor.assistant.writers import gpu_words  # command names the cards it is for (review s27)
+
+        return ["", *block(cmd, lang, say(lang, "launch.start_on", option=gpu_words(rec.best, lang),
+                                          engine=cmd.engine_name, version=cmd.version))]
     return ["", *block(cmd, lang, say(lang, "launch.start", engine=cmd.engine_name, version=cmd.version))]
 
 

@@ -61,6 +61,14 @@ def _value(key: str, value: Any, lang: str) -> str:
     return f"{int(value):,}" if isinstance(value, (int, float)) else str(value)
 
 
+def _trains(inputs: dict[str, Any]) -> bool:
+    """Whether the plan of these tool inputs trains a model (its method sized something)."""
+    from gpu_advisor.tools.phases import PHASES
+
+    spec = PHASES.get(str(inputs.get("phase")))
+    return bool(spec and spec.trains)
+
+
 def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> tuple[str, list[dict[str, Any]]]:
     """'**What moved**: model Llama 3.3 70B → Llama 3.1 8B; users 50 → 100.' from the tool inputs of the plan
     before and of this one, and the values moved (for the answer's data); "" when none of the values a person
@@ -72,6 +80,8 @@ def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> tupl
     for key, slot in SHOWN:
         if phase_moved and key not in ("model", "method"):
             continue
+        if key == "method" and not (_trains(before) and _trains(after)):
+            continue  # a serving plan's method was a default never used: 'QLoRA → LoRA' moved nothing (review s27)
         old, new = before.get(key), after.get(key)
         if old is None or new is None or old == new:
             continue

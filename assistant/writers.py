@@ -254,8 +254,8 @@ def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
         return tps(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-"
     if key == "ttft":
         return seconds(o.ttft_s) if o.ttft_s is not None else "-"
-    if key == "job_hours":
-        return hours(o.job_hours) if o.job_hours is not None else "-"
+    if key == "job_hours":  # a row that does not hold the job has no time to run it (review s27: 'no' and 17.3 h)
+        return hours(o.job_hours) if o.job_hours is not None and o.headroom_fraction >= 0 else "-"
     if key == "to_buy":
         if o.owned:
             return say(lang, "table.owned")
@@ -579,10 +579,13 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     from gpu_advisor.assistant.count_grew import grew_lines
     from gpu_advisor.assistant.home_short import home_lines, slow_at_home
     from gpu_advisor.assistant.launch_reply import start_ending
+    from gpu_advisor.assistant.own_card_head import own_card_lines
     from gpu_advisor.assistant.phase_moved import beyond_lines
     from gpu_advisor.assistant.vllm_offload_reply import vllm_offload_lines
 
-    lines = [neither_headline(answer, lang) or headline(rec, lang), "", *grey_headline(rec, lang),
+    neither = neither_headline(answer, lang)  # your card at home first, the plan as its step up (own_card_head)
+    own = [] if neither else own_card_lines(rec, lang)
+    lines = [*(own or [neither or headline(rec, lang), ""]), *grey_headline(rec, lang),
              *grew_lines(rec, lang)]  # (a grey pick in China, the count said grown: said under the headline)
     if changed:
         lines += [say(lang, "answer.updated", slots=say(lang, "list_sep").join(changed)), ""]

@@ -48,6 +48,22 @@ def qlora_on_owned(w: Workload, rec: Recommendation) -> Recommendation | None:
 
 
 
+def qlora_short_on_owned(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """A LoRA or full fine-tune that does not fit the cards owned (gemma 3 27b LoRA on a 16 GB card, review s27): the
+    same job as QLoRA, sized, so the reply can say what QLoRA takes on those cards (or that it fits them) and which
+    cards do it, before the rental of the job as asked. (A LoRA whose QLoRA fits is planned as QLoRA already:
+    qlora_on_owned.) None when the cards hold the job, or it is no LoRA or full fine-tune on cards owned."""
+    from gpu_advisor.tools.recommend import _owned_card, _recommend
+    from gpu_advisor.tools.training import runs_on
+
+    if not w.owned or not w.spec.trains or w.spec.serves or w.spec.pretrains or w.reinforces \
+            or w.method not in ("full", "lora") or rec.relaxed or any(o.ok for o in rec.owned_options) or (rec.best is not None and rec.best.owned):
+        return None
+    if not all(runs_on(_owned_card(text)[0].stack, "qlora", w.framework) for text in w.owned):
+        return None
+    return _recommend(w.model_copy(update={"method": "qlora"}), with_levers=False)
+
+
 # FSDP + QLoRA on consumer cards (Answer.AI's fsdp_qlora recipe: a 70B QLoRA on two 24 GB cards with the NF4 base
 # sharded over the cards, its shards offloaded to CPU memory and gradient checkpointing, at short sequences;
 # github.com/AnswerDotAI/fsdp_qlora, 'train.py … --context_length 512 --use_cpu_offload true'): the sequence

@@ -86,7 +86,7 @@ from gpu_advisor.tools.multi_lora import MAX_ADAPTERS, MAX_RANK, MultiLoraInput,
 from gpu_advisor.tools.offload import MAX_OFFLOAD_GPUS, OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.own_format import NATIVE, own_format
 from gpu_advisor.tools.owned_offload import offload_on_owned
-from gpu_advisor.tools.owned_qlora import qlora_on_owned
+from gpu_advisor.tools.owned_qlora import qlora_on_owned, qlora_short_on_owned
 from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
@@ -745,6 +745,8 @@ class Recommendation(Explained):
     home_more: Option | None = Field(None, description="one person at home, a card too small for the model asked: "
                                                        "their cards and the fewest more of them that hold it all on "
                                                        "the cards in the home file (tools.home_card.more_cards)")
+    qlora_short: Recommendation | None = Field(None, description="a LoRA too big for the cards owned: the same job "
+                                                "as QLoRA, sized (tools.owned_qlora.qlora_short_on_owned)")
     pool: PoolResult | None = Field(None, description="cards you own of several kinds, none enough alone: all of "
                                                      "them as one llama.cpp layer split (tools.pool)")
     pool_leads: bool = Field(False, description="the pool is the answer: a few users, and it holds the file asked "
@@ -2887,6 +2889,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec.offload = _offload_plan(w, rec)
         rec.offload_leads = _offload_leads(w, rec)
         rec.home_more = more_cards(w, rec)  # the model asked on your card at home: the fewest more of it that hold it
+        rec.qlora_short = qlora_short_on_owned(w, rec)  # a LoRA too big for your cards: QLoRA sized beside it
         rec.pool = pooled
         rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
             and rec.pool.smaller is not None and not (rec.best is not None and rec.best.owned)
