@@ -15,23 +15,53 @@ MASK = "▒"
 def read_card_forms(m: Message) -> None:
     form = word_pattern("card_forms.form")
     joiner = word_pattern("card_forms.joiner")
-    added: list[tuple[int, int, str, int]] = []
-    for start, end, gpu_id, _count in m.gpus:
+    own = _own_form()
+    added: list[tuple[int, int, str, int]] = []  # the cards named by a form word
+    cards: list[tuple[int, int, str, int]] = []  # the cards named, each in the form said
+    masks: list[tuple[int, int]] = []
+    for start, end, gpu_id, count in m.gpus:
+        card_words = word_pattern("card_forms.own").sub(" ", form.sub(" ", m.text[start:end])).strip()  # "h100 的 pcie" -> "h100"
+        lead = _forms_before().search(m.masked[:start])
+        pair = lead and [_find(f"{card_words} {lead.group(k)}") for k in ("a", "b")]
+        if lead and pair and all(pair) and pair[0] != pair[1]:  # 'pcie 版 and sxm 版的 h100': the card in each form
+            cards.append((lead.start("a"), lead.end("a"), str(pair[0]), count))
+            added.append((lead.start("b"), lead.end("b"), str(pair[1]), 1))
+            masks += [lead.span("a"), lead.span("b")]
+            continue
+        mine = own.match(m.masked, end)
+        named = mine and _find(f"{card_words} {mine.group('a')}")
+        if mine and named:  # 'a800 的 pcie 款 and sxm 款': the card named is the form said after it
+            gpu_id, end = named, mine.end("a")
+            masks.append(mine.span("a"))
+        cards.append((start, end, gpu_id, count))
         join = joiner.match(m.masked, end)
         if not join or join.end() == end:
             continue
         said = form.match(m.masked, join.end())
         if not said:
             continue
-        card_words = form.sub(" ", m.text[start:end]).strip()  # "h100 pcie" -> "h100"
         other = _find(f"{card_words} {said.group()}")
         if other is None or other == gpu_id or any(g == other for _s, _e, g, _c in m.gpus):
             continue
         added.append((said.start(), said.end(), other, 1))
-    for start, end, _g, _c in added:
+        masks.append(said.span())
+    for start, end in masks:
         m.masked = m.masked[:start] + MASK * (end - start) + m.masked[end:]
-    if added:
-        m.gpus = sorted([*m.gpus, *added])
+    if masks:
+        m.gpus = sorted([*cards, *added])
+
+
+def _forms_before() -> re.Pattern[str]:
+    """Two forms joined right before a card, each maybe with its noun, then maybe 的 ('pcie 版 and sxm 版的 ')."""
+    form, noun = word_pattern("card_forms.form").pattern, word_pattern("card_forms.noun").pattern
+    joiner, own = word_pattern("card_forms.joiner").pattern, word_pattern("card_forms.own").pattern
+    return re.compile(rf"(?P<a>{form})(?:{noun})?{joiner}(?P<b>{form})(?:{noun})?(?:{own})?\s*$")
+
+
+def _own_form() -> re.Pattern[str]:
+    """A card's own form said after it with 的 ('的 pcie', '的 sxm 版')."""
+    form, own = word_pattern("card_forms.form").pattern, word_pattern("card_forms.own").pattern
+    return re.compile(rf"{own}(?P<a>{form})")
 
 
 def _find(words: str) -> str | None:
