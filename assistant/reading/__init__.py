@@ -117,6 +117,7 @@ from gpu_advisor.assistant.reading.text import (
 from gpu_advisor.assistant.reading.thinking import read_thinking
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
 from gpu_advisor.assistant.reading.user_base import read_user_base
+from gpu_advisor.assistant.reading.period_count import read_period_count
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
@@ -287,6 +288,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_forecast_reserve(m, u)
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
+    read_period_count(m, u)  # 'no wait, 50k a day', '不对，是每天五万': a rate only after a message that counted requests
     read_followup(m, u)
     read_knowledge_asks(m, u)  # a support question beside a sizing; why a card is not sold in China (export rules)
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
