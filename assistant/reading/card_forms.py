@@ -12,24 +12,29 @@ from gpu_advisor.assistant.reading.text import word_pattern
 MASK = "▒"
 
 
-def read_card_forms(m: Message) -> None:
+def read_card_forms(m: Message) -> None:  # noqa: C901 - the card's forms said before it, after it, joined
     form = word_pattern("card_forms.form")
     joiner = word_pattern("card_forms.joiner")
-    own = _own_form()
+    own = word_pattern("card_forms.own")
     added: list[tuple[int, int, str, int]] = []  # the cards named by a form word
     cards: list[tuple[int, int, str, int]] = []  # the cards named, each in the form said
     masks: list[tuple[int, int]] = []
     for start, end, gpu_id, count in m.gpus:
-        card_words = word_pattern("card_forms.own").sub(" ", form.sub(" ", m.text[start:end])).strip()  # "h100 的 pcie" -> "h100"
+        card_words = own.sub(" ", form.sub(" ", m.text[start:end])).strip()  # "h100 的 pcie" -> "h100"
         lead = _forms_before().search(m.masked[:start])
-        pair = lead and [_find(f"{card_words} {lead.group(k)}") for k in ("a", "b")]
+        pair = lead and [_form_of(card_words, gpu_id, lead.group(k)) for k in ("a", "b")]
         if lead and pair and all(pair) and pair[0] != pair[1]:  # 'pcie 版 and sxm 版的 h100': the card in each form
             cards.append((lead.start("a"), lead.end("a"), str(pair[0]), count))
             added.append((lead.start("b"), lead.end("b"), str(pair[1]), 1))
             masks += [lead.span("a"), lead.span("b")]
             continue
-        mine = own.match(m.masked, end)
-        named = mine and _find(f"{card_words} {mine.group('a')}")
+        one = _form_before().search(m.masked[:start])
+        named = one and _form_of(card_words, gpu_id, one.group("a"))
+        if one and named:  # 'nvl 版 h100', 'pcie 版的 h100': the card in the form said before it
+            gpu_id = named
+            masks.append(one.span("a"))
+        mine = _own_form_after().match(m.masked, end)
+        named = mine and _form_of(card_words, gpu_id, mine.group("a"))
         if mine and named:  # 'a800 的 pcie 款 and sxm 款': the card named is the form said after it
             gpu_id, end = named, mine.end("a")
             masks.append(mine.span("a"))
@@ -40,8 +45,9 @@ def read_card_forms(m: Message) -> None:
         said = form.match(m.masked, join.end())
         if not said:
             continue
-        other = _find(f"{card_words} {said.group()}")
-        if other is None or other == gpu_id or any(g == other for _s, _e, g, _c in m.gpus):
+        other = _form_of(card_words, gpu_id, said.group())
+        named_now = [g for _s, _e, g, _c in [*cards, *added, *m.gpus[len(cards):]]]  # (the forms read so far)
+        if other is None or other == gpu_id or other in named_now:
             continue
         added.append((said.start(), said.end(), other, 1))
         masks.append(said.span())
@@ -51,6 +57,14 @@ def read_card_forms(m: Message) -> None:
         m.gpus = sorted([*cards, *added])
 
 
+def _form_of(card_words: str, gpu_id: str, word: str) -> str | None:
+    """The card said ('a100 80g') in the form `word` ('sxm4'): by the words as said, else by the catalog id's own
+    words with the form's base word ('a100 80gb' + 'sxm')."""
+    form = word_pattern("card_forms.form")
+    base = re.sub(r"\d+$", "", _norm(word))
+    return _find(f"{card_words} {word}") or _find(f"{form.sub(' ', gpu_id.replace('-', ' ')).strip()} {base}")
+
+
 def _forms_before() -> re.Pattern[str]:
     """Two forms joined right before a card, each maybe with its noun, then maybe 的 ('pcie 版 and sxm 版的 ')."""
     form, noun = word_pattern("card_forms.form").pattern, word_pattern("card_forms.noun").pattern
@@ -58,7 +72,13 @@ def _forms_before() -> re.Pattern[str]:
     return re.compile(rf"(?P<a>{form})(?:{noun})?{joiner}(?P<b>{form})(?:{noun})?(?:{own})?\s*$")
 
 
-def _own_form() -> re.Pattern[str]:
+def _form_before() -> re.Pattern[str]:
+    """One form with its noun right before a card, maybe with 的 ('nvl 版 ', 'pcie 版的 ')."""
+    form, noun = word_pattern("card_forms.form").pattern, word_pattern("card_forms.noun").pattern
+    return re.compile(rf"(?<![a-z0-9])(?P<a>{form})(?:{noun})(?:{word_pattern('card_forms.own').pattern})?\s*$")
+
+
+def _own_form_after() -> re.Pattern[str]:
     """A card's own form said after it with 的 ('的 pcie', '的 sxm 版')."""
     form, own = word_pattern("card_forms.form").pattern, word_pattern("card_forms.own").pattern
     return re.compile(rf"{own}(?P<a>{form})")

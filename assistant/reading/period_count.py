@@ -47,7 +47,7 @@ def read_period_count(m: Message, u: Understanding) -> None:
 def _said_period(m: Message, start: int, end: int) -> str | None:
     """The period a bare count at masked[start:end] is said per, or None (a noun after it names something else)."""
     after = word_pattern("period_count.after").match(m.masked[end:end + NEAR])
-    if after:
+    if after and word_pattern("period_count.end").match(m.masked[end + after.end():end + after.end() + NEAR]):
         return _period(after.group("per") or after.group("ly"))
     before = word_pattern("period_count.before").search(m.masked[max(0, start - NEAR):start])
     if before and word_pattern("period_count.end").match(m.masked[end:end + NEAR]):
