@@ -90,6 +90,7 @@ from gpu_advisor.assistant.reading.output_total import read_input_total, read_ou
 from gpu_advisor.assistant.reading.owned import read_owns_them
 from gpu_advisor.assistant.reading.parallel_choice import read_parallel_choice
 from gpu_advisor.assistant.reading.pending import pending_value, read_choice
+from gpu_advisor.assistant.reading.period_count import read_period_count
 from gpu_advisor.assistant.reading.personal import (
     read_own_box,
 )
@@ -117,7 +118,6 @@ from gpu_advisor.assistant.reading.text import (
 from gpu_advisor.assistant.reading.thinking import read_thinking
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
 from gpu_advisor.assistant.reading.user_base import read_user_base
-from gpu_advisor.assistant.reading.period_count import read_period_count
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif

@@ -12,7 +12,7 @@ from gpu_advisor.assistant.reading.text import word_pattern
 MASK = "▒"
 
 
-def read_card_forms(m: Message) -> None:  # noqa: C901 - the card's forms said before it, after it, joined
+def read_card_forms(m: Message) -> None:
     form = word_pattern("card_forms.form")
     joiner = word_pattern("card_forms.joiner")
     own = word_pattern("card_forms.own")
