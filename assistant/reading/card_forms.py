@@ -5,6 +5,7 @@ the form swapped), added to m.gpus as a second card named, its span masked. Word
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -65,6 +66,7 @@ def _form_of(card_words: str, gpu_id: str, word: str) -> str | None:
     return _find(f"{card_words} {word}") or _find(f"{form.sub(' ', gpu_id.replace('-', ' ')).strip()} {base}")
 
 
+@lru_cache(maxsize=1)
 def _forms_before() -> re.Pattern[str]:
     """Two forms joined right before a card, each maybe with its noun, then maybe 的 ('pcie 版 and sxm 版的 ')."""
     form, noun = word_pattern("card_forms.form").pattern, word_pattern("card_forms.noun").pattern
@@ -72,12 +74,14 @@ def _forms_before() -> re.Pattern[str]:
     return re.compile(rf"(?P<a>{form})(?:{noun})?{joiner}(?P<b>{form})(?:{noun})?(?:{own})?\s*$")
 
 
+@lru_cache(maxsize=1)
 def _form_before() -> re.Pattern[str]:
     """One form with its noun right before a card, maybe with 的 ('nvl 版 ', 'pcie 版的 ')."""
     form, noun = word_pattern("card_forms.form").pattern, word_pattern("card_forms.noun").pattern
     return re.compile(rf"(?<![a-z0-9])(?P<a>{form})(?:{noun})(?:{word_pattern('card_forms.own').pattern})?\s*$")
 
 
+@lru_cache(maxsize=1)
 def _own_form_after() -> re.Pattern[str]:
     """A card's own form said after it with 的 ('的 pcie', '的 sxm 版')."""
     form, own = word_pattern("card_forms.form").pattern, word_pattern("card_forms.own").pattern
