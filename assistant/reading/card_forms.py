@@ -1,6 +1,9 @@
 """'h100 pcie and sxm', 'H100 PCIe 和 SXM 有什么区别', 'a100 sxm vs pcie': a form word said alone right after a card
 and joined to it ('and', 'vs', '和', '还是') is the same card in that form (knowledge.find_gpu of the card's words with
-the form swapped), added to m.gpus as a second card named, its span masked. Words: words/card_forms.yaml."""
+the form swapped), added to m.gpus as a second card named, its span masked. Said in Chinese the forms may come before
+the card ('PCIe版和SXM版的H100': the card in each form; 'NVL版H100': the card in that form) or after it with 的
+('H100的PCIe版和SXM版'), each with its noun (review S27 #2: the first was read as the NVLink concept). Words:
+words/card_forms.yaml."""
 
 from __future__ import annotations
 
