@@ -67,6 +67,7 @@ from gpu_advisor.assistant.pairing import (
     swapped_job,
 )
 from gpu_advisor.assistant.parallel_follow import par_choice_followed
+from gpu_advisor.assistant.period_rate import apply_period_rate
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_before import plan_before
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
@@ -112,6 +113,7 @@ from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.assistant.unknown_first import last_words, with_unknown_first
 from gpu_advisor.assistant.user_base import user_base_at_hours
 from gpu_advisor.assistant.user_groups import regroup
+from gpu_advisor.assistant.users_at_rate import users_said
 from gpu_advisor.assistant.variant_switch import apply_variant
 from gpu_advisor.assistant.which_kept import which_followed
 from gpu_advisor.assistant.worth import plan_example, worth_answer
@@ -454,6 +456,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, f"use_case.{value}")
     if slot == "requests_per_s" and 0 < value < 1:  # '5 per minute not per second': said back per minute
         return say(lang, "ack.requests_per_min", value=f"{value * 60:.3g}")
+    if slot == "requests_per_s" and value < 10:  # '每天五万次' sized at 1.74 a second, never '1.73611'
+        return say(lang, "ack.requests_per_s", value=f"{value:.3g}")
     if slot in ("utilisation", "prefix_hit_rate"):
         shown = f"{value * 100:.0f}%"
     elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):
@@ -634,6 +638,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 "unknown_card": None, "rent_quotes": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
+    apply_period_rate(u, profile)  # 'no wait, 50k a day' after '500k requests a day': the rate corrected
     kept_server_price(u, text, profile.model_dump())  # '就是问个价格' after a server's price: it again; on a plan, not
     defaulted = dict(state.get("defaulted") or {})
     said = {k: v for k, v in u.updates.items() if k not in u.weak}  # 'let's use X instead': no new job said
@@ -1886,6 +1891,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     notes = [n.strip() for n in turn.notes if n.strip() not in lead]
     said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily)) for k in ACK_ORDER if _stated(getattr(profile, k, None)) and k not in defaulted
             and not (k == "engine" and profile.engine_app) and said_matters(k, filled)]  # read from the user's words
+    said = users_said(said, describe("users", profile.users, lang), profile.users, answer.recommend, lang)
     second = state.get("also")
     if second:
         said.append(split_ack(second, lang) if split else also_words(second, lang))

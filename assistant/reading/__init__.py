@@ -91,6 +91,7 @@ from gpu_advisor.assistant.reading.output_total import read_input_total, read_ou
 from gpu_advisor.assistant.reading.owned import read_owns_them
 from gpu_advisor.assistant.reading.parallel_choice import read_parallel_choice
 from gpu_advisor.assistant.reading.pending import pending_value, read_choice
+from gpu_advisor.assistant.reading.period_count import read_period_count
 from gpu_advisor.assistant.reading.personal import (
     read_own_box,
 )
@@ -292,6 +293,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_forecast_reserve(m, u)
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
+    read_period_count(m, u)  # 'no wait, 50k a day', '不对，是每天五万': a rate only after a message that counted requests
     read_followup(m, u)
     read_knowledge_asks(m, u)  # a support question beside a sizing; why a card is not sold in China (export rules)
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
