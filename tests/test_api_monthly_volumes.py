@@ -89,7 +89,7 @@ def test_monthly_api_cost_and_verdict(text: str) -> None:
     zh = text.startswith("我们")
     assert reply.startswith("**不会更便宜，继续用 API。**" if zh else "**No: stay on the API.**"), reply[:120]
     assert ("¥8,000" in reply and "¥3.20" in reply) if zh else "¥8,000" in reply
-    assert "¥1.70" not in reply and "prompt 长度" not in reply and "预算" not in reply and "budget" not in reply
+    assert "¥1.70" not in reply and "提示词长度" not in reply and "预算" not in reply and "budget" not in reply
 
 
 def test_ck11_volume_said_in_yi() -> None:

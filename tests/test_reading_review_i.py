@@ -266,7 +266,7 @@ def test_an_rl_job_told_over_three_turns():
                                   "不用部署，就是训练。数据7500条，2个epoch"])
     text = reply.content
     # verl is a framework on record now (frameworks.yaml), said back with the rest
-    assert "7,500 个 prompt；每个 prompt 采样 8 个回答；每个回答 2,048 token；使用 verl；2 个 epoch" in text  # '2k': 2,048
+    assert "7,500 个提示词；每个提示词采样 8 个回答；每个回答 2,048 token；使用 verl；2 轮" in text  # '2k': 2,048
     assert "用于推理服务" not in text and "估算这 7,500" not in text  # a training job (a note may name serving as another use)
 
 

@@ -101,4 +101,4 @@ def test_a_budget_the_run_outgrows_is_said_over(lang: str) -> None:
 def test_the_step_size_assumed_is_said(lang: str) -> None:
     reply = run_states([HEAD[lang].format(x="~500 steps") + (", on 8x h100" if lang == "en" else "，8张h100")])[-1][
         "messages"][-1].content
-    assert ("a step of 1,024 prompts (the train batch" if lang == "en" else "每步 1,024 个 prompt（verl") in reply
+    assert ("a step of 1,024 prompts (the train batch" if lang == "en" else "每步 1,024 个提示词（verl") in reply

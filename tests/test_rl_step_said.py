@@ -86,7 +86,7 @@ def test_the_answer_leads_with_the_time_of_a_step_of_the_prompts_said(lang: str)
         lead = next(line for line in first if line.startswith("**") and ("hours a step" in line or "每步大约" in line))
         step_h = rl["step_seconds"] / 3600
         assert f"{step_h:.1f}" in lead and f"{b}" in lead and "24 × NVIDIA H100 SXM 80GB" in lead
-        assert ("a step of 1,024" not in msg.content) and ("1,024 个 prompt" not in msg.content)
+        assert ("a step of 1,024" not in msg.content) and ("1,024 个提示词" not in msg.content)
         times[b] = rl["step_seconds"]
     assert times[256] < times[512] * 0.7  # half the prompts: well under the time (the step is sized at its size)
 
