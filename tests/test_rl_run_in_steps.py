@@ -82,7 +82,7 @@ def test_the_budget_weighs_the_whole_run(lang: str, step: bool) -> None:
     assert f"| {best['training_hours']:,.0f} |" in row, row
     said = "for the run of 2,000 steps" if lang == "en" else "整个训练（2,000 步）"
     assert said in reply and ("h per pass" not in reply and "每轮约" not in reply)
-    step_words = "a step of {n} prompts" if lang == "en" else "每一步 {n} 个 prompt"
+    step_words = "a step of {n} prompts" if lang == "en" else "每一步 {n} 个提示词"
     assert step_words.format(n="256" if step else "1,024") in reply
 
 
