@@ -113,7 +113,7 @@ from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.assistant.unknown_first import last_words, with_unknown_first
 from gpu_advisor.assistant.user_base import user_base_at_hours
 from gpu_advisor.assistant.user_groups import regroup
-from gpu_advisor.assistant.users_at_rate import users_said
+from gpu_advisor.assistant.users_at_rate import fewer_in_flight, users_said
 from gpu_advisor.assistant.variant_switch import apply_variant
 from gpu_advisor.assistant.which_kept import which_followed
 from gpu_advisor.assistant.worth import plan_example, worth_answer
@@ -1890,7 +1890,9 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     lead = [str(n).strip() for n in turn.ask.get("lead") or []]
     notes = [n.strip() for n in turn.notes if n.strip() not in lead]
     said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily)) for k in ACK_ORDER if _stated(getattr(profile, k, None)) and k not in defaulted
-            and not (k == "engine" and profile.engine_app) and said_matters(k, filled)]  # read from the user's words
+            and not (k == "engine" and profile.engine_app)
+            and (not previous or said_matters(k, filled)  # what an earlier job used, not this one: not said again
+                 or (k == "users" and fewer_in_flight(profile.users, answer.recommend)))]  # read from the user's words
     said = users_said(said, describe("users", profile.users, lang), profile.users, answer.recommend, lang)
     second = state.get("also")
     if second:

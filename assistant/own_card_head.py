@@ -44,6 +44,8 @@ def home_card(rec: Recommendation | None) -> Option | None:
             return None
     except (LookupError, ValueError):
         return None
+    if rec.offload is not None and rec.offload.ram_ok is False:
+        return None  # the system RAM said is short of the part offloaded: the plan's 'No' line names what it takes
     spec = w.spec
     if spec.serves and not spec.trains and not spec.batch and w.users <= 2 and not w.requests_per_s:
         return mine if mine.serves is False else None
@@ -57,6 +59,8 @@ def _lower(rec: Recommendation) -> Option | None:
     asked = rec.owned_options[0].precision
     for lever in rec.levers:
         o = lever.option
+        if "=" in lever.change or lever.change in ("as_asked", "buy", "has_host", "qlora"):
+            continue  # another model ('model=…': a distill in Q8_0), context or load: no smaller format of this one
         if o is not None and o.owned and not o.owned_gpus and o.ok and o.precision and o.precision != asked:
             return o
     return None

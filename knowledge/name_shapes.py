@@ -70,6 +70,8 @@ def family_record(name: str) -> tuple[ModelArch, bool] | None:
     if head is None:
         return None
     family = [m for m in models() if m.family == head.group()]
+    variant = set(re.split(r"[\s_\-]+", tail)) & set(rules().size_variant_words)
+    family = [m for m in family if variant <= set(m.id.split("-"))]  # 'magistral medium': no small record for it
     if not family:
         return None
     size = _SIZE.search(re.sub(r"[_\-]", " ", tail))

@@ -61,7 +61,7 @@ def test_kinds_are_codes() -> None:
     ("I have 2x 3090, will Qwen3-8B fit, just for me?", "**Yes**: it fits on 2 × NVIDIA GeForce RTX 3090 24GB"),
     ("i have 2 x 3090. can it run qwen3 8b? only me", "**Yes**: it fits on 2 × NVIDIA GeForce RTX 3090 24GB"),
     ("I have 2x 3090, will Qwen3-32B fit unquantized for just me?",
-     "**No**: it does not fit on 2 × NVIDIA GeForce RTX 3090 24GB, it needs 34.2 GB"),
+     "## Not whole in F16 on your 2 × NVIDIA GeForce RTX 3090 24GB: Q4_K_M fits whole"),  # the owned cards' headline
     ("家里两张3090，就我自己用，Qwen3-8B能跑吗", "**能**：2 × NVIDIA GeForce RTX 3090 24GB 放得下"),
     ("家里两张3090，就我自己用，Qwen3-8B 放得下吗？", "**能**：2 × NVIDIA GeForce RTX 3090 24GB 放得下"),
 ])

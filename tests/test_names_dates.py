@@ -172,4 +172,5 @@ def test_weekdays_said_as_a_range_are_days_of_use_not_a_deadline(text: str):
 @pytest.mark.parametrize(("text", "name"), [("kimi k3 推理要几张卡，并发20", "kimi k3"), ("用 kimi k3 部署给客服", "kimi k3"),
                                             ("kimi k3 微调要几张卡", "kimi k3"), ("serve kimi k3 for 20 users", "kimi k3")])
 def test_an_unknown_name_said_back_holds_no_word_the_chinese_was_rewritten_to(text: str, name: str):
-    assert understand(text).unknown_model == name
+    u = understand(text)  # an unknown release of a family on record is sized as its newest record, said with its name
+    assert u.unknown_model == name or ("note.model_family_stand_in", {"typed": name, "base": "Kimi K2 (1T-A32B)"}) in u.notes
