@@ -83,5 +83,5 @@ def family_record(name: str) -> tuple[ModelArch, bool] | None:
 
 def catalog_line(family: str, version: str) -> bool:
     """Whether the catalog holds a release line of the family with that version ('llama' '4': llama-4-scout)."""
-    stems = (f"{family}-{version}-", f"{family}{version}-", f"{family}-{version.lstrip('v')}-")
-    return any(m.id.startswith(stems) for m in models())
+    stems = (f"{family}-{version}", f"{family}{version}", f"{family}-{version.lstrip('v')}")
+    return any(m.id in stems or m.id.startswith(tuple(f"{s}-" for s in stems)) for m in models())

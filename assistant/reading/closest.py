@@ -154,9 +154,13 @@ def _family_stand_in(m: Message, name: str) -> None:
     """An unknown release of a family the catalog holds ('minimax-m3', 'deepseek-v5', 'qwen4-8b'): sized as the
     family's record of the size named (said as the closest on record), or with no size named as the family's largest
     record, said as a stand-in whose size the user may give; never a model of another family or a default."""
-    head = re.match(r"[a-z]+", name.lower().rsplit("/", 1)[-1])
-    if head is None or not word_pattern("family_version_after").match(name.lower().rsplit("/", 1)[-1][head.end():]):
+    tail = name.lower().rsplit("/", 1)[-1]
+    head = re.match(r"[a-z]+", tail)
+    version = word_pattern("family_version_after").match(tail[head.end():]) if head else None
+    if head is None or version is None:
         return  # 'kimi dev', 'moonshotai/Kimi-Dev': another line of the maker, no release of the family: asked
+    if catalog_line(head.group(), version.group("version")):
+        return  # 'phi-4-mini-flash': a variant of a line on record, whose size is asked (catalog_sibling)
     found = family_record(name)
     if found is None:
         return
