@@ -21,7 +21,7 @@ def fewer_in_flight(users: int | None, rec: Any) -> bool:
 def users_said(said: list[str], plain: str, users: int | None, rec: Any, lang: str) -> list[str]:
     """`said` with the users' words (`plain`, as describe wrote them) replaced where the rate sized fewer in flight."""
     traffic = getattr(rec, "traffic", None)
-    if not fewer_in_flight(users, rec) or plain not in said:
+    if traffic is None or not fewer_in_flight(users, rec) or plain not in said:
         return said
     words = say(lang, "ack.users_at_rate", value=f"{users:,}", sized=f"{traffic.users_sized:,}")
     return [words if s == plain else s for s in said]
