@@ -102,8 +102,7 @@ def closest_names(m: Message) -> None:
             m.unknown = (name, None)
             return
     if base is None:
-        _family_stand_in(m, name)
-        return
+        return  # an unknown release of a family on record: family_stand_in, once the sizes said have their roles
     at = m.text.find(name.lower())
     at = max(at, 0)
     m.unknown = None
@@ -150,6 +149,13 @@ def _family_version(m: Message) -> None:
             return
 
 
+def family_stand_in(m: Message) -> None:
+    """The unknown name left by closest_names, resolved to its family's record when no size was said for it (read
+    after the sizes' roles: 'Kimi K3, the 1T MoE' is sized as said)."""
+    if m.unknown:
+        _family_stand_in(m, m.unknown[0])
+
+
 def _family_stand_in(m: Message, name: str) -> None:
     """An unknown release of a family the catalog holds ('minimax-m3', 'deepseek-v5', 'qwen4-8b'): sized as the
     family's record of the size named (said as the closest on record), or with no size named as the family's largest
@@ -161,6 +167,8 @@ def _family_stand_in(m: Message, name: str) -> None:
         return  # 'kimi dev', 'moonshotai/Kimi-Dev': another line of the maker, no release of the family: asked
     if catalog_line(head.group(), version.group("version")):
         return  # 'phi-4-mini-flash': a variant of a line on record, whose size is asked (catalog_sibling)
+    if any(q.role.startswith("model_") for q in m.qty):
+        return  # 'Kimi K3, the 1T MoE, 20B active': sized from the size said, never a record's
     found = family_record(name)
     if found is None:
         return

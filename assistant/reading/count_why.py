@@ -19,6 +19,8 @@ def read_count_why(m: Message, u: Understanding) -> None:
     x = word_pattern("count_why.asked").search(text) or word_pattern("count_why.too_many").search(text)
     if not x or not 0 < int(x["n"]) <= MAX_COUNT:
         return
+    if m.gpus and "why_not" in u.intents:
+        return  # 'why not a couple of h100s, 16 cards sounds like a lot': another card weighed (assistant.direct)
     asked = int(x["n"])
     rest = text[x.end():]
     y = word_pattern("count_why.tried").search(rest) or word_pattern("count_why.tried_with").search(rest)

@@ -189,7 +189,10 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
             msg.notes.append(("note.text_as_tokens", {"said": f"{float(number):,.0f} {unit}", "tokens": f"{q.value:,.0f}",
                                                       "ratio": f"{float(per_token):g}", "unit": unit}))
     from gpu_advisor.assistant.reading.card_count import card_counts  # reads a prepared Message
-    from gpu_advisor.assistant.reading.closest import closest_names  # reads a prepared Message
+    from gpu_advisor.assistant.reading.closest import (  # reads a prepared Message
+        closest_names,
+        family_stand_in,
+    )
     from gpu_advisor.assistant.reading.e2e import e2e_times  # reads a prepared Message
     from gpu_advisor.assistant.reading.headcount import (  # reads a prepared Message
         builder_teams,
@@ -225,6 +228,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     online_share(msg)
     param_counts(msg)  # '总参数两千三百亿，激活二百二十亿': 230B total, 22B active
     moe_sizes(msg)
+    family_stand_in(msg)  # 'minimax-m3', 'deepseek-v5' with no size said: the family's record, said
     npu_counts(msg)
     e2e_times(msg)
     from gpu_advisor.assistant.reading.item_rate import item_rates  # reads a prepared Message
