@@ -32,12 +32,12 @@ def _in_order(first: re.Match[str], later: re.Match[str], text: str) -> bool:
 def read_stages(m: Message, u: Understanding) -> None:
     """The supervised stage sized, the later objective noted (u.ask['then_objective'])."""
     text = m.masked
+    taken = [(x.start(), x.end()) for n in LATER for x in m.live(f"objective.{n}")]
+    if not taken:
+        return
+    first = [x for x in _spans(m, "stages.first") if not any(s < x.end() and x.start() < e for s, e in taken)]
     for name in LATER:
         later = m.live(f"objective.{name}")
-        if not later:
-            continue
-        taken = [(x.start(), x.end()) for n in LATER for x in m.live(f"objective.{n}")]
-        first = [x for x in _spans(m, "stages.first") if not any(s < x.end() and x.start() < e for s, e in taken)]
         if any(_in_order(f, x, text) for f in first for x in later):
             u.updates["objective"] = "sft"
             for slot in [k for k in u.updates if k.startswith("rl_")]:
