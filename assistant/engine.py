@@ -95,6 +95,7 @@ from gpu_advisor.assistant.reading.multi import added_model, turns_said
 from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
+from gpu_advisor.assistant.reading.rent_buy_reopened import rent_buy_reopened
 from gpu_advisor.assistant.reading.server_price_ask import kept_server_price
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.reading.tried import tried_out
@@ -997,6 +998,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if updates.get("preference") == "buy" and "only" not in updates and _cloud_cards(before.get("only")):
         updates["only"] = None  # 'AutoDL 上租' then '还是直接买吧': bought cards are not kept to what a cloud rents
     once_said(u.ask, before, updates)  # '50万是一次性的总预算，不是每个月': the monthly budget kept is one-off
+    rent_buy_reopened(u.intents, before, updates)  # 'rent on runpod or buy a box?' after 'what do i buy': weighed again
     if updates:
         try:
             profile = Profile.model_validate({**before, **updates})

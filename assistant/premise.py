@@ -171,6 +171,14 @@ def switched_line(before_rec: dict[str, Any], answer: Any, lang: str) -> str:
     if new is None or not before_rec.get("best") or {old_action, rec.action} != {"rent", "buy"} or new.owned:
         return ""
     old = Option.model_validate(before_rec["best"])
+    if not rec.workload.spec.serves and new.job_usd is not None and old.job_usd is not None:
+        # a job that ends ('rent on runpod or buy a box?' of a LoRA run): a run's cost, never a month of renting
+        if rec.action == "rent" and new.usd_per_hour and old.purchase_usd:
+            return say(lang, "premise.to_rent_run", this=gpu_words(new, lang), run=cash(new.job_usd, rec),
+                       hour=cash(new.usd_per_hour, rec), before=gpu_words(old, lang), buy=cash(old.purchase_usd, rec))
+        if rec.action == "buy" and new.purchase_usd:
+            return say(lang, "premise.to_buy_run", this=gpu_words(new, lang), buy=cash(new.purchase_usd, rec),
+                       before=gpu_words(old, lang), run=cash(old.job_usd, rec))
     if rec.action == "rent" and new.billed_usd_per_month and new.usd_per_hour and old.purchase_usd:
         return say(lang, "premise.to_rent", this=gpu_words(new, lang), month=cash(new.billed_usd_per_month, rec),
                    hour=cash(new.usd_per_hour, rec), before=gpu_words(old, lang), buy=cash(old.purchase_usd, rec))
