@@ -81,6 +81,7 @@ from gpu_advisor.assistant.reading.mac_memory import read_mac_by_memory
 from gpu_advisor.assistant.reading.machine import read_this_machine
 from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
 from gpu_advisor.assistant.reading.memory_types import read_memory_types
+from gpu_advisor.assistant.reading.slow_decode import read_slow_decode
 from gpu_advisor.assistant.reading.mentions import product_now
 from gpu_advisor.assistant.reading.message import Understanding, prepare
 from gpu_advisor.assistant.reading.method_compare import read_method_compare
@@ -307,6 +308,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     read_count_why(m, u)  # '为什么要3台服务器？两台不够吗': the plan's count asked why, a smaller one tried
     read_worth(m, u)  # 'is fp8 kv cache worth it or does it tank quality?', nothing to size: a verdict, no slot
+    read_slow_decode(m, u)  # 'why is my H100 so slow, only 40 tok/s on an 8b': the card's ceiling, the causes
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second_corrected(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     keep_allowed(m, u)  # '国产卡或者H20': the H20 is one of the cards to choose among, not the only one
