@@ -82,6 +82,7 @@ from gpu_advisor.assistant.reading.machine import read_this_machine
 from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
 from gpu_advisor.assistant.reading.memory_types import read_memory_types
 from gpu_advisor.assistant.reading.slow_decode import read_slow_decode
+from gpu_advisor.assistant.reading.engine_speed import read_engine_speed
 from gpu_advisor.assistant.reading.mentions import product_now
 from gpu_advisor.assistant.reading.message import Understanding, prepare
 from gpu_advisor.assistant.reading.method_compare import read_method_compare
@@ -308,6 +309,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     read_count_why(m, u)  # '为什么要3台服务器？两台不够吗': the plan's count asked why, a smaller one tried
     read_worth(m, u)  # 'is fp8 kv cache worth it or does it tank quality?', nothing to size: a verdict, no slot
+    read_engine_speed(m, u)  # 'why is vllm so much faster than transformers': how, not which engine
     read_slow_decode(m, u)  # 'why is my H100 so slow, only 40 tok/s on an 8b': the card's ceiling, the causes
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second_corrected(cut, pending, u, lambda text, said: understand(text, said, whole=False))
