@@ -55,8 +55,10 @@ def slow_decode(ctx: Any) -> str:
               "lo": tps(r.engine_tokens_per_s_range[0]), "hi": tps(r.engine_tokens_per_s_range[1])}
     parts = [ctx.say("slowdec.lead_example" if example else "slowdec.lead", **values),
              ctx.say("slowdec.formula", **values)]
-    if read > gpu.memory_gb:
+    if read > gpu.memory_gb:  # the model does not fit the card: that is the answer, whatever was measured
+        ctx.data["slow_decode"]["verdict"] = "not_fit"
         parts.append(ctx.say("slowdec.not_fit", **values, memory=f"{gpu.memory_gb:g}"))
+        return "\n\n".join(parts)
     if measured is None:
         parts.append(ctx.say("slowdec.unmeasured", **values))
         return "\n\n".join(parts) + "\n\n" + _causes(ctx, gpu.name, r)
@@ -65,6 +67,7 @@ def slow_decode(ctx: Any) -> str:
     parts.append(ctx.say(f"slowdec.verdict.{r.verdict}", **values))
     if r.verdict == "expected":
         parts.append("\n".join(ctx.say(f"slowdec.lever.{code}", n=i) for i, code in enumerate(LEVERS, 1)))
+    if r.verdict != "slow":  # what the card does, or more than it can: no cause to look for
         return "\n\n".join(parts)
     return "\n\n".join(parts) + "\n\n" + _causes(ctx, gpu.name, r)
 

@@ -31,13 +31,14 @@ def read_slow_decode(m: Message, u: Understanding) -> None:
     if u.intents & {"reset", "help", "empty"} or u.ask.get("slow") or u.choice is not None:
         return  # ('users are complaining its slow' on their box: reading/owned_slow.py weighs the options)
     cards = list(dict.fromkeys(g for _s, _e, g, _n in m.gpus))
-    if len(cards) != 1 or set(u.updates) - OWN_SLOTS or u.unknown_model:
+    said_off = set(u.updates.get("exclude") or []) <= set(cards)  # 'my 3090 feels slow' is no card ruled out
+    if len(cards) != 1 or set(u.updates) - OWN_SLOTS - ({"exclude"} if said_off else set()) or u.unknown_model:
         return
     words = vocab()["slow_decode"]
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     measured = u.updates.get("min_tokens_per_s")
-    if not _hit(words["complaint"], m, typed) or _hit(words["target"], m, typed):
-        return
+    if not _hit(words["complaint"], m, typed) or _hit(words["target"], m, typed) or _hit(words["plan"], m, typed):
+        return  # ('we need at least 40 tok/s', 'what should I buy?': a sizing)
     if not (u.updates.get("owned") or (measured and _hit(words["measured"], m, typed))):
         return
     count = next((n for _s, _e, g, n in m.gpus if g == cards[0] and n), 1)
