@@ -45,6 +45,7 @@ from gpu_advisor.assistant.reading.costs import budget_periods
 from gpu_advisor.assistant.reading.count_bought import read_count_bought
 from gpu_advisor.assistant.reading.count_why import read_count_why
 from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
+from gpu_advisor.assistant.reading.engine_speed import read_engine_speed
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
     read_example_tokens,
@@ -81,8 +82,6 @@ from gpu_advisor.assistant.reading.mac_memory import read_mac_by_memory
 from gpu_advisor.assistant.reading.machine import read_this_machine
 from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
 from gpu_advisor.assistant.reading.memory_types import read_memory_types
-from gpu_advisor.assistant.reading.slow_decode import read_slow_decode
-from gpu_advisor.assistant.reading.engine_speed import read_engine_speed
 from gpu_advisor.assistant.reading.mentions import product_now
 from gpu_advisor.assistant.reading.message import Understanding, prepare
 from gpu_advisor.assistant.reading.method_compare import read_method_compare
@@ -107,6 +106,7 @@ from gpu_advisor.assistant.reading.relative import read_scale
 from gpu_advisor.assistant.reading.rent_buy_sides import read_rent_buy_sides
 from gpu_advisor.assistant.reading.reserved_asked import read_reserved_asked
 from gpu_advisor.assistant.reading.saving import read_saving
+from gpu_advisor.assistant.reading.slow_decode import read_slow_decode
 from gpu_advisor.assistant.reading.stages import read_stages
 from gpu_advisor.assistant.reading.stated import quoted_from
 from gpu_advisor.assistant.reading.text import (
