@@ -81,6 +81,7 @@ def reply(code: str, ctx: Context) -> str:
         method_compare,
         moe,
         precisions,
+        slow_decode,
         weigh,
     )
     from gpu_advisor.assistant.kv_part import kv_first
@@ -94,7 +95,7 @@ def reply(code: str, ctx: Context) -> str:
               "reserve": reserve, "interconnect": asks.interconnect, "formats": asks.formats,
               "parallelism": asks.parallelism, "precision_compare": precisions.precision_compare,
               "framework_why": framework_why.framework_why, "weigh": weigh.weigh,
-              "moe_memory": moe.moe_memory, "memory_types": memory_types.memory_types, "framework_choice": framework_choice.framework_choice,
+              "moe_memory": moe.moe_memory, "memory_types": memory_types.memory_types, "slow_decode": slow_decode.slow_decode, "framework_choice": framework_choice.framework_choice,
               "this_machine": machine.this_machine, "capacity": capacity.capacity_reply, "largest": largest.largest_reply,
               "budget_largest": budget_largest.budget_largest_reply,
               "method_compare": method_compare.method_compare, "licence": licence_reply,
@@ -985,7 +986,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("launch", "server_price", "largest", "budget_largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
+QUESTION_REPLIES = ("launch", "server_price", "largest", "budget_largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "slow_decode", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

@@ -17,7 +17,7 @@ TOPICS = ["kv-cache", "quantization", "utilisation", "tensor-parallel", "nvlink"
           "prefill-decode", "ttft", "vram", "fine-tuning", "mfu", "best-gpu", "pipeline-parallel", "data-parallel",
           "sharded-training", "expert-parallel", "speculative-decoding", "continuous-batching", "prefix-caching",
           "paged-attention", "flash-attention", "attention-kinds", "gradient-checkpointing", "memory-bandwidth",
-          "tensor-throughput", "fp8-training"]
+          "tensor-throughput", "fp8-training", "mig", "time-slicing", "mps", "engine-speed"]
 
 
 def test_the_topic_ids_are_exactly_these():

@@ -45,6 +45,7 @@ from gpu_advisor.assistant.reading.costs import budget_periods
 from gpu_advisor.assistant.reading.count_bought import read_count_bought
 from gpu_advisor.assistant.reading.count_why import read_count_why
 from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
+from gpu_advisor.assistant.reading.engine_speed import read_engine_speed
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
     read_example_tokens,
@@ -105,6 +106,7 @@ from gpu_advisor.assistant.reading.relative import read_scale
 from gpu_advisor.assistant.reading.rent_buy_sides import read_rent_buy_sides
 from gpu_advisor.assistant.reading.reserved_asked import read_reserved_asked
 from gpu_advisor.assistant.reading.saving import read_saving
+from gpu_advisor.assistant.reading.slow_decode import read_slow_decode
 from gpu_advisor.assistant.reading.stages import read_stages
 from gpu_advisor.assistant.reading.stated import quoted_from
 from gpu_advisor.assistant.reading.text import (
@@ -307,6 +309,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     read_count_why(m, u)  # '为什么要3台服务器？两台不够吗': the plan's count asked why, a smaller one tried
     read_worth(m, u)  # 'is fp8 kv cache worth it or does it tank quality?', nothing to size: a verdict, no slot
+    read_engine_speed(m, u)  # 'why is vllm so much faster than transformers': how, not which engine
+    read_slow_decode(m, u)  # 'why is my H100 so slow, only 40 tok/s on an 8b': the card's ceiling, the causes
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second_corrected(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     keep_allowed(m, u)  # '国产卡或者H20': the H20 is one of the cards to choose among, not the only one
