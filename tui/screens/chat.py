@@ -38,7 +38,7 @@ from gpu_advisor.tui.widgets import (
 )
 from gpu_advisor.tui.words import words
 
-WELCOME = words("en", "chat.welcome", math="Ctrl+E")
+WELCOME = words("en", "chat.welcome", math=first_key({}, "chat.math"))
 
 
 RECALLED = 200  # earlier messages ↑ reaches, across sessions
