@@ -15,6 +15,7 @@ from gpu_advisor.tui import settings
 from gpu_advisor.tui.bindings import APP_BINDINGS
 from gpu_advisor.tui.commands import AdvisorCommands
 from gpu_advisor.tui.screens import ChatScreen, HelpScreen, SessionsScreen
+from gpu_advisor.tui.screens.help import focused_area
 from gpu_advisor.tui.widgets import PromptInput
 
 
@@ -112,7 +113,7 @@ class GPUAdvisorApp(App):
         return None
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(focused_area(self)))
 
     def action_sessions(self) -> None:
         if self.store is None:

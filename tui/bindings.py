@@ -83,3 +83,5 @@ REPLAY_BINDINGS = [
     Binding("ctrl+home", "scroll('home')", "To the top of what is shown", id="replay.top", show=False),
     Binding("escape", "back", "Close", id="replay.close"),
 ]
+
+ALL_BINDINGS = [*APP_BINDINGS, *CHAT_BINDINGS, *MESSAGE_BINDINGS, *SESSIONS_BINDINGS, *REPLAY_BINDINGS]

@@ -46,7 +46,7 @@ class RawHelp(HelpFormatter, argparse.RawDescriptionHelpFormatter):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: `gpu-advisor: <command>: <reason> (see --help)`, exit 2;
+    """argparse with one-line errors: `gpu-advisor: <command>: <reason>; usage: `<usage>` (see --help)`, exit 2;
     with --json on the command line the error is a JSON object on stdout as well."""
 
     def __init__(self, *args, **kwargs):
@@ -65,7 +65,24 @@ class Parser(argparse.ArgumentParser):
         where = self.prog.removeprefix('gpu-advisor').strip() or 'usage'
         if JSON_ERRORS[0]:
             print(json.dumps({"error": {"message": f"{where}: {message}", "exit_status": EXIT_USAGE}}))
-        self.exit(EXIT_USAGE, f"gpu-advisor: {where}: {message} (see `{self.prog} --help`)\n")
+        self.exit(EXIT_USAGE, f"gpu-advisor: {where}: {message}; usage: `{self.expected()}` (see `{self.prog} --help`)\n")
+
+    def expected(self) -> str:
+        """What the command takes, on one line: its positionals and required options as the help names them,
+        `[options]` for the rest ('gpu-advisor sessions export ID [options]')."""
+        parts, optional = [self.prog], False
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if isinstance(action, argparse._SubParsersAction):
+                parts.append("COMMAND")
+            elif not action.option_strings:
+                parts.append(str(action.metavar or action.dest.upper()))
+            elif action.required:
+                parts.append(f"{action.option_strings[0]} {action.metavar or action.dest.upper()}")
+            else:
+                optional = True
+        return " ".join(parts + (["[options]"] if optional else []))
 
 
 # ---------------------------------------------------------------- declaring a command

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -22,6 +23,7 @@ from gpu_advisor.tui.bindings import CHAT_BINDINGS
 from gpu_advisor.tui.format import plain
 from gpu_advisor.tui.messages import TurnDone, TurnFailed
 from gpu_advisor.tui.screens.choice import ChoiceScreen
+from gpu_advisor.tui.screens.help import first_key
 from gpu_advisor.tui.screens.layout import NARROW, WIDE
 from gpu_advisor.tui.screens.replay import ReplayScreen
 from gpu_advisor.tui.widgets import (
@@ -36,7 +38,7 @@ from gpu_advisor.tui.widgets import (
 )
 from gpu_advisor.tui.words import words
 
-WELCOME = words("en", "chat.welcome")
+WELCOME = words("en", "chat.welcome", math=first_key({}, "chat.math"))
 
 
 RECALLED = 200  # earlier messages ↑ reaches, across sessions
@@ -78,9 +80,9 @@ class ChatScreen(Screen):
                 transcript.can_focus = False
                 with transcript:
                     if not self.conversation.messages:
-                        yield Static(words(self.lang, "chat.welcome"), id="welcome")
+                        yield Static(self._welcome(), id="welcome")
                 yield QuickReplies(id="choices")
-                yield PromptInput(placeholder=say(self.lang, "chat.placeholder"), id="prompt")
+                yield PromptInput(placeholder=self._placeholder(), id="prompt")
             yield Vertical(id="side")  # filled right after the first frame
         footer = LocalFooter()
         footer.set_reactive(LocalFooter.lang, self.lang)
@@ -98,8 +100,21 @@ class ChatScreen(Screen):
 
     def _follow_language(self) -> None:
         """After a turn: the placeholder and the key bar in the language the conversation now has."""
-        self.query_one(PromptInput).placeholder = say(self.lang, "chat.placeholder")
+        self.query_one(PromptInput).placeholder = self._placeholder()
         self.query_one(LocalFooter).lang = self.lang
+
+    def _keymap(self) -> dict[str, str]:
+        return getattr(self.app, "keymap", {}) or {}
+
+    def _welcome(self) -> str:
+        """The welcome text, naming the show-the-math key as remapped in the settings file."""
+        return words(self.lang, "chat.welcome", math=escape(first_key(self._keymap(), "chat.math")))
+
+    def _placeholder(self) -> str:
+        """The message box's hint, naming the scroll keys as remapped in the settings file."""
+        keymap = self._keymap()
+        return say(self.lang, "chat.placeholder", up=first_key(keymap, "chat.page_up"),
+                   down=first_key(keymap, "chat.page_down"))
 
     def _fit(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
@@ -30,18 +32,58 @@ def key_names(keys: str) -> str:
     return " / ".join(one(k) for k in keys.split(","))
 
 
+def first_key(keymap: dict[str, str], binding_id: str) -> str:
+    """The first key of a binding as remapped in the settings file ('PgUp'), for the words that name it in a
+    sentence (the welcome text, the message box's hint)."""
+    from gpu_advisor.tui.bindings import ALL_BINDINGS
+
+    default = next(b.key for b in ALL_BINDINGS if b.id == binding_id)
+    return key_names(keymap.get(binding_id, default).split(",")[0])
+
+
 # Keys that are no binding of their own (the message box's, the list's), by section: their words in the catalog
 EXTRA = {"chat": ("send", "newline", "recall", "tab", "chips"), "message": (), "sessions": ("search",),
          "app": (), "replay": ()}
 
 
-def help_text(keymap: dict[str, str], lang: str = "en") -> Text:
-    """Every key, as remapped, with what it does, in `lang`: the key column padded by cells on screen."""
+SECTIONS = ("app", "chat", "message", "sessions", "replay")
+# Each area the focus can be in, with the section that lists its keys
+AREAS = {"chat": "chat", "chips": "chat", "assumptions": "chat", "message": "message", "sessions": "sessions",
+         "replay": "replay"}
+
+
+def focused_area(app: Any) -> str:
+    """Where the focus is when F1 is pressed: the screen under the dialog and, on the chat screen, the widget
+    that has the focus (a message of the transcript, the quick replies, the assumptions, else the message box)."""
+    from gpu_advisor.tui.screens.replay import ReplayScreen
+    from gpu_advisor.tui.screens.sessions import SessionsScreen
+    from gpu_advisor.tui.widgets import AssumptionList, ChatMessage, QuickReplies
+
+    screen = app.screen
+    if isinstance(screen, ReplayScreen):
+        return "replay"
+    if isinstance(screen, SessionsScreen):
+        return "sessions"
+    focused = getattr(screen, "focused", None)
+    for widget in (focused.ancestors_with_self if focused is not None else []):
+        for kind, area in ((ChatMessage, "message"), (QuickReplies, "chips"), (AssumptionList, "assumptions")):
+            if isinstance(widget, kind):
+                return area
+    return "chat"
+
+
+def help_text(keymap: dict[str, str], lang: str = "en", area: str = "chat") -> Text:
+    """Every key, as remapped, with what it does, in `lang`: the key column padded by cells on screen. The area
+    that has the focus is said first, and its section's keys come first."""
     text = Text()
     text.append(words(lang, "help.title"), style="bold underline")
     text.append(words(lang, "help.intro") + "\n", style="dim")
-    for section, bindings in (("app", APP_BINDINGS), ("chat", CHAT_BINDINGS), ("message", MESSAGE_BINDINGS),
-                              ("sessions", SESSIONS_BINDINGS), ("replay", REPLAY_BINDINGS)):
+    text.append("\n" + words(lang, "help.here", what=words(lang, f"help.here.{area}")) + "\n", style="bold")
+    first = AREAS.get(area, "chat")
+    bindings_of = {"app": APP_BINDINGS, "chat": CHAT_BINDINGS, "message": MESSAGE_BINDINGS,
+                   "sessions": SESSIONS_BINDINGS, "replay": REPLAY_BINDINGS}
+    for section in (first, *(name for name in SECTIONS if name != first)):
+        bindings = bindings_of[section]
         text.append(f"\n{words(lang, f'help.section.{section}')}\n", style="bold")
         rows = [tuple(catalog(lang).get(f"help.extra.{name}") or catalog("en")[f"help.extra.{name}"])
                 for name in EXTRA[section]]
@@ -58,12 +100,17 @@ def help_text(keymap: dict[str, str], lang: str = "en") -> Text:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [("escape,f1,q", "dismiss", "Close")]
 
+    def __init__(self, area: str = "chat", **kwargs: Any):
+        """`area`: where the focus was when F1 was pressed (focused_area)."""
+        super().__init__(**kwargs)
+        self.area = area
+
     def compose(self) -> ComposeResult:
         lang = app_lang(self.app)
         with VerticalScroll(id="help") as dialog:
             dialog.border_title = words(lang, "help.title")
             dialog.border_subtitle = words(lang, "help.closes")
-            yield Static(help_text(getattr(self.app, "keymap", {}) or {}, lang))
+            yield Static(help_text(getattr(self.app, "keymap", {}) or {}, lang, self.area))
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
