@@ -106,3 +106,17 @@ def test_a_gated_model_line_knows_a_login_token(monkeypatch, env, stored, words)
     monkeypatch.setattr(huggingface_hub, "get_token", lambda: env or stored)
     line = hub.gated_message("meta-llama/Llama-4-Gated")
     assert f"({words})" in line and "\n" not in line and "hf auth login" in line
+
+
+@pytest.mark.parametrize("repo", ["ibm-granite/granite-3.3-8b-instruct", "moonshotai/Kimi-Dev-72B"])
+def test_mcp_reads_the_local_hub_cache_as_the_cli_does(tmp_path, monkeypatch, repo, capsys):
+    from gpu_advisor.tui.mcp_server import Sessions, call_tool
+    from tests.hf_cache import named_cache
+
+    named_cache(tmp_path / "hf")
+    with offline(tmp_path / "hf", tmp_path / "ours", monkeypatch):
+        assert main(["size", "inference", "--model", repo, "--json"]) == 0
+        cli = json.loads(capsys.readouterr().out)
+        result = call_tool("inference_memory", {"model": repo}, Sessions()).structured_content
+    assert result["weights_bytes"] == round(cli["weights_bytes"]) and result["model_id"] == cli["model_id"]
+    assert not any(WORDS in w for w in result["warnings"])
