@@ -2713,7 +2713,7 @@ def _showing_tool_calls(node):
     return run
 
 
-def build_graph(front_end: bool = False) -> StateGraph:
+def build_graph(front_end: bool = False) -> StateGraph[Any, Any, Any, Any]:
     """The uncompiled graph: compile it with the checkpointer your front-end uses.
 
     front_end=True is the graph chat front-ends see (LangGraph Server, langgraph-sdk): messages in;

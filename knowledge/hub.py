@@ -63,6 +63,10 @@ class HubUnreachable(HubError):
     pass
 
 
+class HubNoAnswer(HubUnreachable):
+    """The network was allowed and the Hub was asked, but it did not answer (no connection, a timeout, an error)."""
+
+
 @dataclass(frozen=True)
 class HubModel:
     """What the Hub (or a cache of it) says about one repository."""
@@ -472,9 +476,9 @@ def fetch(repo_id: str) -> HubModel:  # pragma: no cover - exercised by the opt-
     except errors.OfflineModeIsEnabled:
         raise HubUnreachable("HF_HUB_OFFLINE is set") from None
     except (errors.HfHubHTTPError, OSError, ValueError) as e:
-        raise HubUnreachable(f"the Hub did not answer ({type(e).__name__})") from None
+        raise HubNoAnswer(f"the Hub did not answer ({type(e).__name__})") from None
     except Exception as e:  # noqa: BLE001 - httpx/requests transport errors differ between huggingface_hub versions
-        raise HubUnreachable(f"the Hub did not answer ({type(e).__name__})") from None
+        raise HubNoAnswer(f"the Hub did not answer ({type(e).__name__})") from None
     gguf = {f: s for f, s in files.items() if f.endswith(".gguf")}
     model = HubModel(repo_id=repo_id, revision=info.sha, config=config, params_by_dtype=params, bytes_by_dtype=nbytes,
                      gguf_files=gguf, origin="hub", fetched=date.today().isoformat())
@@ -503,6 +507,7 @@ __all__ = [
     "HubGated",
     "HubMissing",
     "HubModel",
+    "HubNoAnswer",
     "HubUnreachable",
     "allow_network",
     "count_tensors",

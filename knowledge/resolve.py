@@ -52,8 +52,9 @@ class NotFound(LookupError):
 
 
 class HubNotReached(NotFound):
-    """A Hugging Face repo id that could not be sized because the Hub could not be reached (offline, or no
-    answer) and its name states no size: the environment's failure, not the input's (the CLI exits 1)."""
+    """A Hugging Face repo id that could not be sized because the Hub was asked and did not answer, and its name
+    states no size: the environment's failure, not the input's (the CLI exits 1). Offline by choice
+    (HF_HUB_OFFLINE, look-ups off), it stays a NotFound: the name alone does not say enough."""
 
 
 class BadValue(ValueError):
@@ -544,7 +545,9 @@ def resolve_model(query: str) -> ModelArch:
         try:
             return _from_name(repo, str(e))
         except NotFound as nf:
-            raise HubNotReached(nf.kind, nf.query, nf.suggestions, nf.reason) from None
+            if isinstance(e, hub.HubNoAnswer):
+                raise HubNotReached(nf.kind, nf.query, nf.suggestions, nf.reason) from None
+            raise
     except hub.HubMissing as e:
         raise NotFound("model", repo, [], reason=str(e)) from None
 

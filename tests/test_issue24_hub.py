@@ -1,7 +1,7 @@
 """Issue 24, Hugging Face: a model sized from its name alone says so in the headline, on stderr and in the
-result's warnings (so in the MCP result), never only among the assumptions; a repo id the Hub cannot be reached
-for and whose name states no size is one line and exit 1 (the environment), not 2; a gated model's line knows a
-token stored by `hf auth login` (huggingface_hub.get_token()), not only HF_TOKEN."""
+result's warnings (so in the MCP result), never only among the assumptions; a repo id the Hub was asked about and
+did not answer for, whose name states no size, is one line and exit 1 (the environment), not 2; a gated model's
+line knows a token stored by `hf auth login` (huggingface_hub.get_token()), not only HF_TOKEN."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def no_answer(empty_cache, monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE")
 
     def unreachable(repo):
-        raise hub.HubUnreachable("the Hub did not answer (ConnectError)")
+        raise hub.HubNoAnswer("the Hub did not answer (ConnectError)")
 
     monkeypatch.setattr(hub, "fetch", unreachable)
 
@@ -77,10 +77,11 @@ def test_a_model_on_record_has_no_such_line(empty_cache, model, capsys):
 
 
 @pytest.mark.parametrize("repo", NO_SIZE)
-@pytest.mark.parametrize("how", ["offline", "no_answer"])
-def test_a_hub_out_of_reach_is_one_line_and_exit_1(repo, how, request, capsys):
+@pytest.mark.parametrize(("how", "status"), [("no_answer", 1), ("offline", 2)])
+def test_a_hub_that_does_not_answer_is_one_line_and_exit_1(repo, how, status, request, capsys):
+    """Asked and silent: the environment (1). Offline by choice (HF_HUB_OFFLINE): the name alone says too little (2)."""
     request.getfixturevalue("empty_cache" if how == "offline" else "no_answer")
-    assert main(["size", "inference", "--model", repo]) == 1
+    assert main(["size", "inference", "--model", repo]) == status
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and err.startswith(f"gpu-advisor: unknown model '{repo}'")
     assert ("HF_HUB_OFFLINE is set" if how == "offline" else "did not answer") in err

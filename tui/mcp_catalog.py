@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import json
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 ITEM_TEMPLATES = {"gpus": "gpu-advisor://gpus/{id}", "models": "gpu-advisor://models/{id}"}
 KINDS = ("gpus", "models")
@@ -72,7 +75,7 @@ def _hit(kind: str, r: Any) -> dict[str, Any]:
     return out
 
 
-def search(query: str, kind: str = "all", limit: int = 10) -> dict[str, Any]:
+def search(query: Any, kind: Any = "all", limit: Any = 10) -> dict[str, Any]:
     """The catalog records whose keys hold every word of `query` (see the module's docstring). Raises ValueError
     on a bad argument."""
     import difflib
@@ -131,7 +134,7 @@ def item_json(kind: str, item: str) -> str:
 # --- output schemas ----------------------------------------------------------------------------------
 
 
-def _result_model(name: str) -> type:
+def _result_model(name: str) -> type[BaseModel]:
     from gpu_advisor.tools.registry import TOOLS
 
     return typing.get_type_hints(TOOLS[name].function)["return"]
@@ -143,7 +146,7 @@ def _integer_bytes(schema: Any, key: str = "") -> Any:
         return [_integer_bytes(s, key) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {}
+    out: dict[str, Any] = {}
     for k, v in schema.items():
         if k == "properties" and isinstance(v, dict):
             out[k] = {p: _integer_bytes(s, p) for p, s in v.items()}
