@@ -2715,7 +2715,7 @@ def _showing_tool_calls(node):
     return run
 
 
-def build_graph(front_end: bool = False) -> StateGraph:
+def build_graph(front_end: bool = False) -> StateGraph[Any, Any, Any, Any]:
     """The uncompiled graph: compile it with the checkpointer your front-end uses.
 
     front_end=True is the graph chat front-ends see (LangGraph Server, langgraph-sdk): messages in;
@@ -2723,21 +2723,29 @@ def build_graph(front_end: bool = False) -> StateGraph:
     an answer as an AIMessage with tool_calls and ToolMessages before the reply, which stays the
     last message. Without it, the whole state goes in and out and each turn adds only the human
     message and the reply: for drivers that keep the state themselves (assistant.session)."""
-    g = (StateGraph(AdvisorState, input_schema=AdvisorInput, output_schema=AdvisorOutput) if front_end
-         else StateGraph(AdvisorState))
-    shown = _showing_tool_calls if front_end else (lambda node: node)
-    g.add_node("understand", understand_node)
-    g.add_node("ask", ask_node)
+    from gpu_advisor.assistant import front_end as fe
+
+    g = (StateGraph(AdvisorState, context_schema=fe.AdvisorContext, input_schema=AdvisorInput,
+                    output_schema=AdvisorOutput) if front_end else StateGraph(AdvisorState))
+
+    def shown(node):  # front-ends: the tool calls before the reply, a question as an interrupt when asked for
+        return fe.asking_by_interrupt(_showing_tool_calls(node)) if front_end else node
+
+    g.add_node("understand", fe.with_context(understand_node) if front_end else understand_node)
+    g.add_node("ask", fe.asking_by_interrupt(ask_node) if front_end else ask_node)
     g.add_node("answer", shown(answer_node))
     g.add_node("explain", shown(explain_node))
-    g.add_node("reply", reply_node)
+    g.add_node("reply", fe.asking_by_interrupt(reply_node) if front_end else reply_node)
     g.add_node("inform", shown(inform_node))
     g.add_node("parts", shown(parts_node))
     g.add_edge(START, "understand")
     g.add_conditional_edges("understand", next_node, {"ask": "ask", "answer": "answer", "explain": "explain",
                                                   "reply": "reply", "inform": "inform", "parts": "parts"})
     for node in ("ask", "answer", "explain", "reply", "inform", "parts"):
-        g.add_edge(node, END)
+        if front_end:
+            g.add_conditional_edges(node, fe.after_reply, {"understand": "understand", "end": END})
+        else:
+            g.add_edge(node, END)
     return g
 
 

@@ -63,6 +63,10 @@ class HubUnreachable(HubError):
     pass
 
 
+class HubNoAnswer(HubUnreachable):
+    """The network was allowed and the Hub was asked, but it did not answer (no connection, a timeout, an error)."""
+
+
 @dataclass(frozen=True)
 class HubModel:
     """What the Hub (or a cache of it) says about one repository."""
@@ -416,8 +420,23 @@ def _save_summary(m: HubModel) -> None:
 
 # --- the Hub -------------------------------------------------------------------------------------
 
+def _token_given() -> bool:
+    """Whether huggingface_hub has a token to send: HF_TOKEN, or the one `hf auth login` stored
+    (`huggingface_hub.get_token()`, which HfApi sends by itself)."""
+    if os.environ.get("HF_TOKEN"):
+        return True
+    try:
+        from huggingface_hub import get_token
+    except ImportError:
+        return False
+    try:
+        return bool(get_token())
+    except Exception:  # noqa: BLE001 - an unreadable token file is no token
+        return False
+
+
 def gated_message(repo_id: str) -> str:
-    token = "a token was sent but it has no access" if os.environ.get("HF_TOKEN") else "no token was given"
+    token = "a token was sent but it has no access" if _token_given() else "no token was given"
     return (f"{repo_id} is a gated model ({token}): accept its licence at https://huggingface.co/{repo_id}, then "
             "log in with `hf auth login` or set HF_TOKEN")
 
@@ -430,7 +449,7 @@ def fetch(repo_id: str) -> HubModel:  # pragma: no cover - exercised by the opt-
         from huggingface_hub import errors
     except ImportError:
         raise HubUnreachable("huggingface_hub is not installed") from None
-    api = hf.HfApi()
+    api = hf.HfApi(token=hf.get_token())  # HF_TOKEN, else the token `hf auth login` stored
     try:
         info = api.model_info(repo_id, files_metadata=True)
         files = {s.rfilename: (s.size or 0) for s in (info.siblings or [])}
@@ -457,9 +476,9 @@ def fetch(repo_id: str) -> HubModel:  # pragma: no cover - exercised by the opt-
     except errors.OfflineModeIsEnabled:
         raise HubUnreachable("HF_HUB_OFFLINE is set") from None
     except (errors.HfHubHTTPError, OSError, ValueError) as e:
-        raise HubUnreachable(f"the Hub did not answer ({type(e).__name__})") from None
+        raise HubNoAnswer(f"the Hub did not answer ({type(e).__name__})") from None
     except Exception as e:  # noqa: BLE001 - httpx/requests transport errors differ between huggingface_hub versions
-        raise HubUnreachable(f"the Hub did not answer ({type(e).__name__})") from None
+        raise HubNoAnswer(f"the Hub did not answer ({type(e).__name__})") from None
     gguf = {f: s for f, s in files.items() if f.endswith(".gguf")}
     model = HubModel(repo_id=repo_id, revision=info.sha, config=config, params_by_dtype=params, bytes_by_dtype=nbytes,
                      gguf_files=gguf, origin="hub", fetched=date.today().isoformat())
@@ -488,6 +507,7 @@ __all__ = [
     "HubGated",
     "HubMissing",
     "HubModel",
+    "HubNoAnswer",
     "HubUnreachable",
     "allow_network",
     "count_tensors",

@@ -51,6 +51,12 @@ class NotFound(LookupError):
         super().__init__(f"unknown {kind} '{query}'{why}{hint}")
 
 
+class HubNotReached(NotFound):
+    """A Hugging Face repo id that could not be sized because the Hub was asked and did not answer, and its name
+    states no size: the environment's failure, not the input's (the CLI exits 1). Offline by choice
+    (HF_HUB_OFFLINE, look-ups off), it stays a NotFound: the name alone does not say enough."""
+
+
 class BadValue(ValueError):
     """A value that parses but makes no physical sense (zero, negative, absurdly large). `code` and
     `params` say which, for front-ends that write the sentence in their own language."""
@@ -536,7 +542,12 @@ def resolve_model(query: str) -> ModelArch:
     try:
         return model_from_hub(hub.lookup(repo))
     except hub.HubUnreachable as e:
-        return _from_name(repo, str(e))
+        try:
+            return _from_name(repo, str(e))
+        except NotFound as nf:
+            if isinstance(e, hub.HubNoAnswer):
+                raise HubNotReached(nf.kind, nf.query, nf.suggestions, nf.reason) from None
+            raise
     except hub.HubMissing as e:
         raise NotFound("model", repo, [], reason=str(e)) from None
 

@@ -28,7 +28,7 @@ async def _exercise(client) -> None:
     from gpu_advisor.tools.registry import TOOLS
 
     listed = {t.name: t for t in (await client.list_tools()).tools}
-    assert set(listed) == {*TOOLS, "advise"}
+    assert set(listed) == {*TOOLS, "advise", "search_catalog"}
     schema = listed["inference_memory"].input_schema
     assert schema["required"] == ["model"] and "breakdown" in schema["properties"]
     assert schema["properties"]["context"] == TOOLS["inference_memory"].json_schema()["properties"]["context"]

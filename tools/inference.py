@@ -24,7 +24,7 @@ from gpu_advisor.tools.common import (
     measured_range,
     term,
 )
-from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.models import name_only, resolve_model
 
 Engine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 # vLLM's memory accounting by release (its worker's determine_available_memory):
@@ -566,7 +566,7 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
         check_engine_runs(engine, card)
     kv = kv_precision_for(precision, inp.kv_precision, engine)
     assumptions: list[str] = []
-    warnings: list[str] = []
+    warnings: list[str] = [w for w in (name_only(model),) if w]  # said first, never only assumed
     if inp.context > model.max_context and not arch.is_generic(model):
         warnings.append(
             f"{inp.context:,} tokens is beyond {model.name}'s maximum context of {model.max_context:,}; "

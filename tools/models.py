@@ -15,6 +15,14 @@ def resolve_model(spec: str) -> ModelArch:
     return _resolve(spec)
 
 
+def name_only(model: ModelArch) -> str | None:
+    """The warning a model sized from its name alone carries (a Hugging Face repo id the Hub did not answer for
+    and its cache does not hold): said as a warning, never only among the assumptions. None for any other."""
+    if model.resolved_from != "name":
+        return None
+    return f"{model.name} was sized from its name alone, not from its config.json: {model.notes.split('; ', 1)[0]}"
+
+
 def _line(model_id: str) -> str:
     """A model's line: its id without the size ('gemma-3-27b' -> 'gemma-3', 'qwen3-30b-a3b' -> 'qwen3')."""
     parts = model_id.split("-")

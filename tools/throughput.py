@@ -47,7 +47,7 @@ from gpu_advisor.tools.inference import (
     kv_precision_for,
 )
 from gpu_advisor.tools.links import fast_link_gbps
-from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.models import name_only, resolve_model
 
 # Per-engine efficiencies; fitted constants name their data.
 #   bandwidth_eff: share of peak memory bandwidth a decode step reaches, by memory type.
@@ -574,7 +574,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
         raise ToolError(f"{engine} splits layers over the GPUs of one machine; pipeline stages across servers are "
                         "sized for vLLM and SGLang")
     assumptions: list[str] = []
-    warnings: list[str] = []
+    warnings: list[str] = [w for w in (name_only(model),) if w]  # said first, never only assumed
 
     kv_bits = kv.kv_bits or 16
     lc_moe = llamacpp_moe(model, engine, gpu, backend)

@@ -22,7 +22,7 @@ from gpu_advisor.tools.common import (
     measured_range,
     term,
 )
-from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.models import name_only, resolve_model
 
 Method = Literal["full", "lora", "qlora"]
 Optimizer = TrainingOptimizer
@@ -314,7 +314,7 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
         + f" - {optimizer}, " + ("activation checkpointing" if ckpt else "no activation checkpointing")
         + (" offloaded to CPU" if offload_ckpt else "") + f", {loss} cross-entropy"
     ]
-    warnings: list[str] = []
+    warnings: list[str] = [w for w in (name_only(model),) if w]  # said first, never only assumed
     paged = optimizer == "paged-adamw-8bit"
 
     st = (_full_states(inp, fw, model, compute, optimizer, assumptions) if inp.method == "full"

@@ -7,7 +7,9 @@
   text, one line, names the closest catalog entries, so the agent can correct itself.
 - Every input property carries a description (the tools' pydantic fields); byte counts in the
   structured results are integers.
-- The GPU and model catalogs as resources.
+- The GPU and model catalogs as resources, each record as its own (`gpu-advisor://gpus/{id}`,
+  `gpu-advisor://models/{id}`), and `search_catalog`, which finds the ids the tools take; every sizing
+  tool has an output schema (tui/mcp_catalog.py).
 - `advise(message, session_id)`: the guided conversation, one turn per call. Sessions live in
   memory, one `assistant.session.Conversation` per session id (the engine is deterministic).
 - Ready-made prompts (PROMPTS): "size my deployment" and "plan a fine-tune", which tell the
@@ -230,12 +232,16 @@ def _tool_list():
     import mcp_types as types
 
     from gpu_advisor.tools.registry import TOOLS
+    from gpu_advisor.tui.mcp_catalog import SEARCH_DESCRIPTION, SEARCH_OUTPUT, SEARCH_SCHEMA, output_schema
 
     read_only = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                                       open_world_hint=False)
     tools = [types.Tool(name=t.name, description=t.description + " Returns the figures first; "
                         "breakdown=true adds each term's formula and inputs.",
-                        input_schema=tool_schema(t.name), annotations=read_only) for t in TOOLS.values()]
+                        input_schema=tool_schema(t.name), output_schema=output_schema(t.name),
+                        annotations=read_only) for t in TOOLS.values()]
+    tools.append(types.Tool(name="search_catalog", description=SEARCH_DESCRIPTION, input_schema=SEARCH_SCHEMA,
+                            output_schema=SEARCH_OUTPUT, annotations=read_only))
     tools.append(types.Tool(name="advise", description=ADVISE_DESCRIPTION, input_schema=ADVISE_SCHEMA,
                             annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False,
                                                               idempotent_hint=False, open_world_hint=False)))
@@ -287,7 +293,15 @@ def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions, remote: 
             return types.CallToolResult(content=[types.TextContent(type="text", text=out["reply"]),
                                                  types.TextContent(type="text", text=note)],
                                         structured_content=out)
-        data = run_tool(name, arguments)
+        if name == "search_catalog":
+            from gpu_advisor.tui.mcp_catalog import search
+
+            unknown = sorted(set(arguments) - {"query", "kind", "limit"})
+            if unknown:
+                return error(f"search_catalog: unknown argument {', '.join(unknown)}; it takes query, kind, limit")
+            data = search(arguments.get("query"), arguments.get("kind", "all"), arguments.get("limit", 10))
+        else:
+            data = run_tool(name, arguments)
         text = json.dumps(data, allow_nan=False)  # valid JSON only: never Infinity or NaN
     except (ToolError, LookupError, ValidationError, ValueError, MessageTooLong) as e:
         if isinstance(e, ValueError) and "JSON compliant" in str(e):
@@ -309,6 +323,7 @@ def build_server(sessions: Sessions | None = None, remote: bool = False) -> Serv
 
     from gpu_advisor import __version__
     from gpu_advisor.tools.registry import TOOLS
+    from gpu_advisor.tui.mcp_catalog import ITEM_TEMPLATES, SEARCH_SCHEMA, item_json, item_kind
 
     sessions = sessions or Sessions()
     tools = _tool_list()
@@ -352,23 +367,44 @@ def build_server(sessions: Sessions | None = None, remote: bool = False) -> Serv
                                        "attention kind, MoE experts, context, with sources."),
         ])
 
+    async def list_resource_templates(ctx, params) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[
+            types.ResourceTemplate(name="gpu", uri_template=ITEM_TEMPLATES["gpus"], mime_type="application/json",
+                                   description="One GPU of the catalog by its id (search_catalog finds the ids): "
+                                               "memory, bandwidth, TFLOPS, interconnect, prices, with source and date."),
+            types.ResourceTemplate(name="model", uri_template=ITEM_TEMPLATES["models"], mime_type="application/json",
+                                   description="One model of the catalog by its id (search_catalog finds the ids): "
+                                               "parameters, layers, heads, attention, experts, context, with sources."),
+        ])
+
     async def read_resource(ctx, params) -> types.ReadResourceResult:
-        which = CATALOG_URIS.get(str(params.uri))
-        if which is None:
+        uri = str(params.uri)
+        which = CATALOG_URIS.get(uri)
+        item = item_kind(uri)
+        if which is not None:
+            text = catalog_json(which)
+        elif item is not None:
+            try:
+                text = await anyio.to_thread.run_sync(item_json, *item)
+            except LookupError as e:
+                raise MCPError(code=types.INVALID_PARAMS, message=one_line(f"unknown resource '{uri}': {e}")) from None
+        else:
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown resource '{params.uri}'; "
-                           f"resources: {', '.join(CATALOG_URIS)}")
+                           f"resources: {', '.join([*CATALOG_URIS, *ITEM_TEMPLATES.values()])}")
         return types.ReadResourceResult(contents=[types.TextResourceContents(
-            uri=str(params.uri), mime_type="application/json", text=catalog_json(which))])
+            uri=uri, mime_type="application/json", text=text)])
 
     return Server(SERVER_NAME, version=__version__, title="GPU Advisor",
                   instructions="Sizing tools for choosing GPUs to fine-tune and serve LLMs (memory, speed, "
                                "fit, cost, rent vs buy, recommend), and `advise`, a guided conversation. "
                                "Every figure comes from a deterministic tool; results list their assumptions. "
+                               "search_catalog finds the GPU and model ids the tools take. "
                                "Prompts: size-my-deployment, plan-a-fine-tune.",
                   get_tool_input_schema=lambda name: tool_schema(name) if name in TOOLS
-                  else ADVISE_SCHEMA if name == "advise" else None,
+                  else ADVISE_SCHEMA if name == "advise" else SEARCH_SCHEMA if name == "search_catalog" else None,
                   on_list_tools=list_tools, on_call_tool=on_call_tool,
                   on_list_resources=list_resources, on_read_resource=read_resource,
+                  on_list_resource_templates=list_resource_templates,
                   on_list_prompts=list_prompts, on_get_prompt=get_prompt)
 
 

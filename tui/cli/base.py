@@ -242,6 +242,23 @@ def allow_network() -> None:
     hub.allow_network(True)
 
 
+def warn_name_only(args: argparse.Namespace) -> None:
+    """One line on stderr when the command's --model is sized from its name alone (a Hugging Face repo id the Hub
+    did not answer for): besides the headline and the result's warnings, so a script's log shows it too."""
+    model = getattr(args, "model", None)
+    if not isinstance(model, str) or "/" not in model:
+        return
+    from gpu_advisor.assistant.terminal import printable
+    from gpu_advisor.tools.models import name_only, resolve_model
+
+    try:
+        warning = name_only(resolve_model(model))
+    except Exception:  # noqa: BLE001 - the command itself says what is wrong with the model
+        return
+    if warning:
+        print(f"gpu-advisor: warning: {printable(warning)}", file=sys.stderr)
+
+
 def version() -> str:
     """The version (gpu_advisor.__version__, which the package metadata is built from)."""
     from gpu_advisor import __version__

@@ -21,6 +21,10 @@ def reason(exc: BaseException) -> tuple[str, int] | None:
     if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
         return f"{exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}", EXIT_ENVIRONMENT
     why = input_reason(exc)
+    from gpu_advisor.knowledge.resolve import HubNotReached
+
+    if why is not None and isinstance(exc, HubNotReached):  # a valid repo id, the Hub out of reach: the environment
+        return why, EXIT_ENVIRONMENT
     return (why, EXIT_USAGE) if why is not None else None
 
 

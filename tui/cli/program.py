@@ -124,9 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args is None:
             return open_app(argv[1] if argv else None)
         if args.command in HUB_COMMANDS:
-            from gpu_advisor.tui.cli.base import allow_network
+            from gpu_advisor.tui.cli.base import allow_network, warn_name_only
 
             allow_network()
+            warn_name_only(args)
         status = _handler(args)(args)
     except KeyboardInterrupt:
         return 130

@@ -135,6 +135,7 @@ def exchange_note(currency: str) -> list[str]:
               "gpu-advisor size inference -m ./config.json --gpus 2 --json"))
 def cmd_size_inference(args: argparse.Namespace) -> None:
     from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+    from gpu_advisor.tools.models import name_only, resolve_model
     from gpu_advisor.tui.format import gb, table
 
     fmt = weight_format(args, args.gpu)
@@ -149,7 +150,8 @@ def cmd_size_inference(args: argparse.Namespace) -> None:
 
     def human() -> str:
         n = r.gpus * r.pp
-        lines = [f"{r.model}: {r.precision} weights{own_format(fmt)}, {r.engine}, {r.batch} x {r.context:,} tokens"
+        named = " (sized from its name alone: see the warnings)" if name_only(resolve_model(args.model)) else ""
+        lines = [f"{r.model}{named}: {r.precision} weights{own_format(fmt)}, {r.engine}, {r.batch} x {r.context:,} tokens"
                  + (f", {r.gpus} TP x {r.pp} PP GPUs" if n > 1 else ""),
                  "Memory in GB (10^9 bytes)", ""]
         rows = [("Weights", gb(r.weights_bytes), gb(r.per_gpu_weights_bytes)),
