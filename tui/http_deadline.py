@@ -26,7 +26,7 @@ def _late_answer() -> bytes:
 def with_header_deadline(base: type) -> type:
     """`base` (a uvicorn HTTP protocol class) with the header deadline."""
 
-    class HeaderDeadline(base):  # type: ignore[misc, valid-type]
+    class HeaderDeadline(base):
         _header_timer: Any = None
         _timed_cycle: Any = None  # the request before the one whose headers the timer waits for (None: none)
 
