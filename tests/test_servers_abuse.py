@@ -27,6 +27,7 @@ async def _call(app, body_chunks, headers=(), receive=None) -> tuple[int, dict, 
         if consumed < len(chunks):
             consumed += 1
             return {"type": "http.request", "body": chunks[consumed - 1], "more_body": consumed < len(chunks)}
+        await asyncio.Event().wait()  # as a server does: the client is still there, waiting for its reply
         return {"type": "http.disconnect"}
 
     sent: list[dict] = []

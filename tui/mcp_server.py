@@ -690,8 +690,10 @@ def main(http_port: int | None = None, host: str = "127.0.0.1", api_key: str | N
     sock = listening_socket(host, http_port)
     print(f"gpu-advisor: MCP (streamable HTTP) at {base_url(host, http_port)}/mcp"
           + ("; API key required" if api_key else ""), file=sys.stderr)
+    from gpu_advisor.tui.http_deadline import protocol
+
     uvicorn.Server(uvicorn.Config(http_app(host=host, api_key=api_key), host=host, port=http_port,
-                                  log_level="warning")).run(sockets=[sock])
+                                  log_level="warning", http=protocol())).run(sockets=[sock])
     return 0
 
 

@@ -615,7 +615,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None,
             super().handle_exit(sig, frame)
 
     app = create_app(api_key, host=host, cors_origins=cors_origins, stopping=stopping)
-    Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+    from gpu_advisor.tui.http_deadline import protocol
+
+    Server(uvicorn.Config(app, host=host, port=port, log_level="warning", http=protocol(),
                           timeout_graceful_shutdown=SHUTDOWN_GRACE_S)).run(sockets=[sock])
     return 0
 
