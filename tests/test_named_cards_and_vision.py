@@ -140,3 +140,41 @@ def test_finetune_as_a_model_serves(template: str, model: str) -> None:
 @pytest.mark.parametrize("model", ["mistral 7b", "llama 3.1 8b", "qwen2.5 14b"])
 def test_finetune_as_a_job_trains(template: str, model: str) -> None:
     assert understand(template.format(m=model)).updates.get("phase") in ("fine-tune", "train-and-serve")
+
+
+# --- developers counted beside a coding tool use it ---------------------------------------------------------------
+
+CODERS_EN = ["programmers", "developers", "devs", "software engineers", "coders"]
+CODERS_ZH = ["程序员", "开发", "开发者", "开发人员", "研发"]
+TOOLS_EN = ["want a self-hosted coding assistant with qwen2.5-coder 32b", "looking for a copilot alternative, qwen2.5-coder 32b"]
+TOOLS_ZH = ["想私有化部署一个代码助手，qwen2.5-coder 32b", "想搞个AI编程助手，用qwen2.5-coder 32b"]
+
+
+@pytest.mark.parametrize("noun", CODERS_EN)
+@pytest.mark.parametrize("tool", TOOLS_EN)
+@pytest.mark.parametrize(("frame", "n"), [("we have {n} {noun}", 30), ("our company has {n} {noun}", 40),
+                                          ("we have {n} {noun} and 5 testers", 25)])
+def test_developers_beside_a_coding_tool_use_it_en(noun: str, tool: str, frame: str, n: int) -> None:
+    u = understand(frame.format(n=n, noun=noun) + ", " + tool)
+    total = n + (5 if "testers" in frame else 0)
+    assert u.updates.get("population") == total or u.updates.get("users") == total, u.updates
+
+
+@pytest.mark.parametrize("noun", CODERS_ZH)
+@pytest.mark.parametrize("tool", TOOLS_ZH)
+@pytest.mark.parametrize(("frame", "n"), [("公司有{n}个{noun}", 30), ("我们有{n}个{noun}", 40), ("公司有{n}个{noun}和5个测试", 25)])
+def test_developers_beside_a_coding_tool_use_it_zh(noun: str, tool: str, frame: str, n: int) -> None:
+    u = understand(frame.format(n=n, noun=noun) + "，" + tool)
+    total = n + (5 if "测试" in frame else 0)
+    assert u.updates.get("population") == total, u.updates
+
+
+@pytest.mark.parametrize("text", [
+    "we're 3 devs building a coding assistant for our customers, qwen2.5-coder 7b",
+    "团队有3个开发，想微调一个代码助手 qwen2.5-coder 7b",
+    "we have 3 developers and want to fine-tune a coding assistant on qwen2.5-coder 7b",
+    "我们有2个程序员，想做个代码助手给客户用，qwen2.5-coder 7b",
+])
+def test_developers_who_build_it_stay_the_team(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("users") is None and u.updates.get("population") is None, u.updates
