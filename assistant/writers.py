@@ -1141,8 +1141,9 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
         tried = _tried_lines(best, lang) if best.owned or _named_by_user(w, best) else []  # not a rate plan's own pick
         lines += _layout_lines(best, lang) + tried + _serve_choice_lines(answer, lang)
     if rec.vision_params_b:
-        key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
-        lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
+        key = "fig.vision_cross" if rec.image_state_mb else "fig.vision_tokens" if rec.image_tokens else "fig.vision"
+        lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}",
+                      tokens=rec.image_tokens, mb=f"{rec.image_state_mb or 0:,.0f}"), ""]
     if w.spec.batch and best.job_hours is not None:
         from gpu_advisor.assistant.chunk_words import batch_totals, chunk_lines
 

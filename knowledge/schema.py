@@ -330,6 +330,11 @@ class ModelArch(Record):
     recurrent_state_bytes: float = Field(
         default=0, ge=0, description="fixed state those layers keep per sequence, all of them together",
     )
+    state_kind: Literal["recurrent", "image_cross_attention"] = Field(
+        default="recurrent", description="what those layers are: 'recurrent' (linear attention, state-space) or "
+        "'image_cross_attention' (Llama 3.2 Vision: layers that attend to one request's image patches, whose keys "
+        "and values are the per-request state)",
+    )
     recurrent_projections: int = Field(
         default=0, ge=0, description="matrices of hidden x heads x head_dim in each of those layers' mixer, in place "
         "of the attention layer's (MiniMax lightning attention: q, k, v on every head, an output gate and the output: "

@@ -678,6 +678,8 @@ class Recommendation(Explained):
     model_name: str
     vision_params_b: float = 0.0
     image_tokens: int | None = None
+    image_state_mb: float | None = Field(None, description="a model whose images are cross-attended, not tokens in "
+                                         "the context (Llama 3.2 Vision): the image keys and values kept per request")
     precision: str | None = None
     best: Option | None
     action: Literal["use", "rent", "buy", "none"]
@@ -4187,7 +4189,9 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
         levers = _at_the_margin(w, options)
     scenario = {"experiment": "experiment", "production": "production", "train-and-serve": "small-team"}.get(w.phase)
     return Recommendation(workload=w, model_id=model.id, model_name=model.name, chunking=w.chunking(model),
-                          vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
+                          vision_params_b=model.vision_params_b, image_tokens=model.image_tokens,
+                          image_state_mb=model.recurrent_state_bytes / 1e6 if model.state_kind == "image_cross_attention" else None,
+                          precision=precision if spec.serves or spec.batch else None,
                           best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb,
                           levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings,
                           training_run=training_run, usd_per_cny=rules().usd_per_cny if w.pays_in_yuan else None)

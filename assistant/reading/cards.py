@@ -295,8 +295,12 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
         if variant:  # 'gaming laptop with an rtx 4070': the catalog's laptop card, though no desktop 4070 is held
             kept.append((x.start(), x.end() + (after.end() if after else 0), variant, 1))
             continue
-        notes.append(("note.card_unknown", {"name": as_typed(raw, x["name"])}))
-        hidden.append((x.start(), x.end()))
+        memory = word_pattern("unknown_card_memory").match(text, x.end())  # 'Radeon Pro W7800 (32gb)'
+        if memory:  # the memory said is used: the plan's need per card is set beside it (assistant/inform)
+            notes.append(("note.card_unknown_memory", {"name": as_typed(raw, x["name"]), "gb": memory["gb"]}))
+        else:
+            notes.append(("note.card_unknown", {"name": as_typed(raw, x["name"])}))
+        hidden.append((x.start(), memory.end() if memory else x.end()))
     return kept, hidden, notes
 
 

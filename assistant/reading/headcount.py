@@ -80,12 +80,15 @@ def builder_teams(m: Message) -> None:
     """Counts of the people who build the service said as who the team is ('3 ml engineers and 2 researchers',
     'we have 3 engineers'), and the counts listed with them: the team, no users (role ''). Served ('for 200
     engineers') or using it ('12 engineers will use it') they stay users."""
+    coders_use_it = word_pattern("coding_tool").search(m.masked) and not word_pattern("served_others").search(m.masked)
     team: set[int] = set()
     for i, q in enumerate(m.qty):
         before, after = m.masked[max(0, q.start - 30):q.start], m.masked[q.end:q.end + 60]
         if q.role not in ("users", "population", "") or q.extra or not word_pattern("builder_nouns").match(after) \
                 or _served(m, i) or q.value > BUILDERS_AT_MOST:
             continue
+        if coders_use_it and word_pattern("coder_nouns").match(after) and not word_pattern("training_said").search(m.masked):
+            continue  # '公司有30个程序员，想部署代码助手': the developers use the coding tool they ask about
         listed = [j for j in _listed(m, i) if not _served(m, j)]
         if not listed and not word_pattern("builder_self_before").search(before):
             continue  # '…, 12 engineers, 8k context': one count, said of no team
