@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say
-from gpu_advisor.tools.recommend import Option, Recommendation
+from gpu_advisor.tools.recommend import CONTEXT_STEP, Option, Recommendation
 
 
 def near_code(rec: Recommendation | None) -> str | None:
@@ -26,10 +26,57 @@ def near_code(rec: Recommendation | None) -> str | None:
     if limit is not None:
         return "yes_if" if limit.holds else "no"
     w = rec.workload
+    if speed_short(rec):
+        return "yes_if" if _near_speed(rec) else "no"
     if w.spec.serves and not w.spec.trains and best is not None and best.owned and not best.owned_gpus and best.ok \
             and not (rec.relaxed or rec.taken_lever):
         return "yes"
     return None
+
+
+# The cards a speed target's 'Yes, if' is about: a desktop's, a workstation's or a Mac.
+SPEED_SEGMENTS = ("consumer", "workstation", "apple")
+
+
+def speed_short(rec: Recommendation) -> bool:
+    """The one kind of card owned holds the model and misses only the speed asked ('rx 7900 xtx … qwen3 32b at q4 and
+    get like 30 tok/s?': 27), and the plan goes to other cards: yes, at that speed, or with the change that meets it."""
+    from gpu_advisor.knowledge import find_gpu
+
+    w, mine, best = rec.workload, rec.owned_options[0], rec.best
+    if not (w.spec.serves and not w.spec.trains and not w.spec.batch and w.min_tokens_per_s and len(w.owned) == 1
+            and mine.serves and not mine.ok and mine.decode_tokens_per_s
+            and not (best is not None and (best.owned or best.owned_gpus)) and rec.pool is None and not rec.offload_leads
+            and (w.preference == "either" or "preference" in w.flexible)):
+        return False
+    if mine.decode_tokens_per_s >= w.min_tokens_per_s or not all(v for k, v in mine.meets.items() if k != "latency"):
+        return False  # (another target missed: the plan's own line says which)
+    try:
+        return find_gpu(mine.gpu).segment in SPEED_SEGMENTS
+    except (LookupError, ValueError):
+        return False
+
+
+# A speed at least this share of the one asked is near it: 'yes, if that will do'; below it, 'no' at that speed
+# (a format of the model on the same card that meets it is a 'yes, if' at any distance).
+SPEED_NEAR = 0.75
+
+
+def _near_speed(rec: Recommendation) -> bool:
+    w, mine = rec.workload, rec.owned_options[0]
+    return _format_lever(rec, w.min_tokens_per_s or 0.0) is not None \
+        or (mine.decode_tokens_per_s or 0.0) >= SPEED_NEAR * (w.min_tokens_per_s or 0.0)
+
+
+def _format_lever(rec: Recommendation, target: float) -> tuple[str, Option] | None:
+    """The change the tool found on the card owned that meets the speed: a format of this model (another model,
+    context or load is no yes for the model asked)."""
+    from gpu_advisor.assistant.owned_enough import _owned_lever
+
+    lever = _owned_lever(rec)
+    if lever is None or "=" in lever[0] or (lever[1].decode_tokens_per_s or 0.0) < target:
+        return None
+    return lever
 
 
 def leads(rec: Recommendation | None) -> bool:
@@ -53,6 +100,8 @@ def near_lines(rec: Recommendation, lang: str) -> list[str]:
     from gpu_advisor.assistant.writers import _kv_flag, _model_name, gb, gpu_words, tps
 
     code, limit, best = near_code(rec), rec.owned_limit, rec.best
+    if code in ("yes_if", "no") and limit is None:
+        return _speed_lines(rec, lang)
     if code not in ("yes_if", "no") or limit is None:
         return []
     mine = rec.owned_options[0]
@@ -62,7 +111,7 @@ def near_lines(rec: Recommendation, lang: str) -> list[str]:
     figures: dict[str, Any] = {
         "own": gpu_words(mine, lang), "model": _model_name(rec, lang), "precision": str(mine.precision or "").upper(),
         "users": f"{limit.users_asked:,}", "asked": f"{limit.context_asked:,}", "used": gb(mine.serve_per_gpu_bytes or 0.0),
-        "capacity": gb(mine.capacity_bytes), "kv": kv, "flag": _kv_flag(at) if kv_said and at is not None else f"--kv-cache-dtype {limit.kv8 or 'fp8'}"}
+        "capacity": gb(mine.capacity_bytes), "kv": kv, "step": f"{min(CONTEXT_STEP, limit.context_asked):,}", "flag": _kv_flag(at) if kv_said and at is not None else f"--kv-cache-dtype {limit.kv8 or 'fp8'}"}
     lines: list[str] = []
     if code == "yes_if":
         key = _limit_key(rec)
@@ -122,3 +171,28 @@ def _plan_words(rec: Recommendation, best: Option, lang: str, gpu_words: Any) ->
 def beside_key(rec: Recommendation, key: str) -> str:
     """The beside-yours line's key: the rented service as the second option when your cards hold it with a limit."""
     return f"{key}_near" if key == "answer.beside.whole" and near_code(rec) == "yes_if" else key
+
+
+def _speed_lines(rec: Recommendation, lang: str) -> list[str]:
+    """Your card holds the model below the speed asked: yes at that speed, or with the change the tool found that
+    meets it on the same card (rec.levers), then the plan's cards for the speed in the format asked."""
+    from gpu_advisor.assistant.owned_enough import _change_words
+    from gpu_advisor.assistant.writers import _model_name, gb, gpu_words, tps
+
+    w, mine, best = rec.workload, rec.owned_options[0], rec.best
+    assert w.min_tokens_per_s
+    figures: dict[str, Any] = {"own": gpu_words(mine, lang), "model": _model_name(rec, lang),
+                               "precision": str(mine.precision or "").upper(), "target": tps(w.min_tokens_per_s),
+                               "tps": tps(mine.decode_tokens_per_s or 0.0), "used": gb(mine.serve_per_gpu_bytes or 0.0),
+                               "capacity": gb(mine.capacity_bytes)}
+    lever = _format_lever(rec, w.min_tokens_per_s)
+    if lever is not None:
+        head = say(lang, "owned_near.head.speed_lever", change=_change_words(lever[0], lang),
+                   lever_tps=tps(lever[1].decode_tokens_per_s or 0.0), **figures)
+    else:
+        head = say(lang, "owned_near.head.speed" if near_code(rec) == "yes_if" else "owned_near.head.speed_no",
+                   **figures)
+    plan = _plan_words(rec, best, lang, gpu_words) if best is not None else ""  # (none meets it: the table says why)
+    step = say(lang, "owned_near.step_speed", plan=plan, plan_tps=tps(best.decode_tokens_per_s or 0.0), **figures) \
+        if plan and best is not None and best.decode_tokens_per_s else ""
+    return ["## " + head, "", *([step, ""] if step else [])]

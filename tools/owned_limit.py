@@ -1,7 +1,8 @@
 """The limit at which cards you own hold a service they cannot hold as asked (review s28: '2x rtx 3090, llama 3.1 70b
 at 4bit for 10 concurrent users' was sent to rent an A100 while the two cards hold it at ~2-3k tokens a user).
 
-A few cards of one kind (a desktop or workstation's), several people at once, the model in the format planned:
+A few cards of one kind (a desktop or workstation's), several people at once, the model in the format planned,
+neither renting nor buying said:
 - the longest context per conversation at which every user fits at once, with the KV cache as planned and with
   it in 8 bits (vLLM --kv-cache-dtype fp8: half the cache);
 - the most users at once at the context asked;
@@ -56,8 +57,9 @@ def applies(w: Workload, rec: Recommendation) -> bool:
     from gpu_advisor.tools.recommend import LLAMA_CPP_MAX_USERS, parse_owned
 
     if not (w.spec.serves and not w.spec.trains and not w.spec.batch and len(w.owned) == 1
-            and w.users > LLAMA_CPP_MAX_USERS // 2 and not (w.requests_per_s or w._rate_per_s)):
-        return False
+            and w.users > LLAMA_CPP_MAX_USERS // 2 and not (w.requests_per_s or w._rate_per_s)
+            and (w.preference == "either" or "preference" in w.flexible)):
+        return False  # (renting or buying said: the plan's heading answers what to rent or buy)
     if len(rec.owned_options) != 1 or rec.owned_options[0].ok or rec.pool is not None \
             or (rec.best is not None and rec.best.owned and not rec.best.owned_gpus):
         return False
