@@ -14,7 +14,14 @@ import re
 import pytest
 
 from gpu_advisor.assistant.owned_near import SPEED_NEAR, near_code, near_lines
-from gpu_advisor.tools.recommend import CONTEXT_STEP, Recommendation, Workload, evaluate, parse_owned, recommend
+from gpu_advisor.tools.recommend import (
+    CONTEXT_STEP,
+    Recommendation,
+    Workload,
+    evaluate,
+    parse_owned,
+    recommend,
+)
 from tests.conversation import run_conversation
 
 # (owned, model, precision, users, context, the verdict)
@@ -29,26 +36,31 @@ CASES = [
     ("1x rtx-4090", "llama-3.1-70b", "int4", 12, 4096, "no"),
     ("1x rtx-3090", "qwen2.5-14b", "int4", 6, 8192, "yes"),
 ]
-IDS = [f"{c[0]}-{c[1]}-{c[2]}-{c[3]}u-{c[4]}" for c in CASES]
+
+
+def _cases(*codes: str) -> list:
+    return [pytest.param(*c, id=f"{c[0]}-{c[1]}-{c[2]}-{c[3]}u-{c[4]}") for c in CASES if c[5] in codes]
+
+
 # What a headline or the lines under it must not say beside a 'Yes' (and the same in Chinese beside '可以').
 CONTRADICTIONS = {"en": ("not enough", "cannot", "fall short", "do not hold"), "zh": ("不够", "不能", "放不下", "做不了")}
 YES = {"en": "Yes", "zh": "可以"}
 NO = {"en": "No", "zh": "不能"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _rec(owned: str, model: str, precision: str, users: int, context: int) -> Recommendation:
     return recommend(Workload(phase="serve", model=model, serve_precision=precision, users=users, context=context,
                               owned=[owned], flexible=["preference", "region", "utilisation"]))
 
 
-@pytest.mark.parametrize(("owned", "model", "precision", "users", "context", "code"), CASES, ids=IDS)
+@pytest.mark.parametrize(("owned", "model", "precision", "users", "context", "code"), _cases("yes", "yes_if", "no"))
 def test_the_verdict_on_the_cards_owned(owned, model, precision, users, context, code):
     assert near_code(_rec(owned, model, precision, users, context)) == code
 
 
 @pytest.mark.parametrize(("owned", "model", "precision", "users", "context", "code"),
-                         [c for c in CASES if c[5] == "yes_if"], ids=[i for i, c in zip(IDS, CASES) if c[5] == "yes_if"])
+                         _cases("yes_if"))
 def test_the_limit_is_the_largest_that_holds(owned, model, precision, users, context, code):
     """Each limit found holds on the cards owned and one step more does not (the same evaluation as the plan's)."""
     rec = _rec(owned, model, precision, users, context)
@@ -100,7 +112,7 @@ def _agree(lines: list[str], code: str, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(("owned", "model", "precision", "users", "context", "code"),
-                         [c for c in CASES if c[5] != "yes"], ids=[i for i, c in zip(IDS, CASES) if c[5] != "yes"])
+                         _cases("yes_if", "no"))
 def test_the_heading_says_the_verdict_and_its_limit_and_the_lines_agree(owned, model, precision, users, context,
                                                                          code, lang):
     rec = _rec(owned, model, precision, users, context)
@@ -121,7 +133,7 @@ def test_the_heading_says_the_verdict_and_its_limit_and_the_lines_agree(owned, m
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(("owned", "model", "precision", "users", "context", "code"),
-                         [c for c in CASES if c[5] == "yes_if"], ids=[i for i, c in zip(IDS, CASES) if c[5] == "yes_if"])
+                         _cases("yes_if"))
 def test_the_cards_owned_come_before_any_rental(owned, model, precision, users, context, code, lang):
     lines = [x for x in near_lines(_rec(owned, model, precision, users, context), lang) if x]
     rental = re.compile(r"\brent\b|租", re.I)
@@ -181,7 +193,7 @@ SPEED = [("1x rx-7900-xtx", "qwen3-32b", "q4_k_m", 30), ("1x rx-7900-xtx", "qwen
          ("1x rtx-3090", "qwen2.5-32b", "q4_k_m", 150)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _speed_rec(owned: str, model: str, precision: str, target: float) -> Recommendation:
     return recommend(Workload(phase="serve", model=model, serve_precision=precision, users=1, owned=[owned],
                               min_tokens_per_s=target, flexible=["context", "preference", "region", "utilisation"]))
