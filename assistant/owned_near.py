@@ -8,6 +8,9 @@ The verdict is a code, and the heading and every line under it say that one verd
 - 'yes_if': they hold it with a limit (tools.owned_limit): a shorter context per user, the KV cache in 8 bits,
   fewer at once; said first, with the limit, then the smallest addition of the same card and the rented plan;
 - 'no': no limit makes them hold it: the smallest addition of the same card, then the plan below.
+A card that holds the model below the speed asked (review CQ E1: an RX 7900 XTX at 27 tokens/s against 'like 30' was
+headed 'Rent 1 × RTX 4090' under '**Yes**: it fits' and 'cannot do this as planned') is 'yes_if' with the format of
+the model that meets the speed on it, or at the speed it gives when that is near the one asked; 'no' when far.
 Every figure comes from the recommend result; nothing is sized here."""
 
 from __future__ import annotations
