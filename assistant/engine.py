@@ -56,6 +56,7 @@ from gpu_advisor.assistant.own_or_rent import with_own_or_rent
 from gpu_advisor.assistant.owned_enough import owned_verdict
 from gpu_advisor.assistant.owned_fewer import owned_fewer
 from gpu_advisor.assistant.owned_fix import owned_fix_restricts_nothing
+from gpu_advisor.assistant.owned_near import leads as near_leads
 from gpu_advisor.assistant.owned_slow import counted_owned, with_slow
 from gpu_advisor.assistant.owned_split import split_ack, split_owned, split_words
 from gpu_advisor.assistant.pairing import (
@@ -2281,7 +2282,7 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     # ('can we legally buy h100s to serve …?' asks whether it is allowed: assistant/legal_buy.py answers it)
     kinds = [] if turn.ask.get("legal_beside") else one_verdict(_literal_waiting(state))
     own = own_card_code(answer.recommend) is not None  # 'can i run it?' on your card: its heading answers it
-    kinds = [k for k in kinds if not (own and k == "fits")]
+    kinds = [k for k in kinds if not (own and k == "fits") and not (near_leads(answer.recommend) and k in ("fits", "more"))]
     if turn.ask.get("considered"):  # '要不要再买一张3090': the verdict on that card answers it (assistant.considered)
         kinds = [k for k in kinds if k != "more"]
     kind = kinds[0] if kinds else None

@@ -580,11 +580,12 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     from gpu_advisor.assistant.home_short import home_lines, slow_at_home
     from gpu_advisor.assistant.launch_reply import start_ending
     from gpu_advisor.assistant.own_card_head import own_card_lines
+    from gpu_advisor.assistant.owned_near import beside_key, leads, near_lines
     from gpu_advisor.assistant.phase_moved import beyond_lines
     from gpu_advisor.assistant.vllm_offload_reply import vllm_offload_lines
 
     neither = neither_headline(answer, lang)  # your card at home first, the plan as its step up (own_card_head)
-    own = [] if neither else own_card_lines(rec, lang)
+    own = [] if neither else own_card_lines(rec, lang) or near_lines(rec, lang)  # (a few cards owned: owned_near)
     lines = [*(own or [neither or headline(rec, lang), ""]), *grey_headline(rec, lang),
              *grew_lines(rec, lang)]  # (a grey pick in China, the count said grown: said under the headline)
     if changed:
@@ -605,13 +606,14 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.offload_all_on_card_slow" if slow_at_home(rec) else "answer.offload_all_on_card",
                       option=gpu_words(best)), ""]
     else:
-        lines += _owned_lines(rec, lang) + _train_plan_lines(rec, lang) + pool_lines(rec.pool, lang)
+        lines += ([] if leads(rec) and own else _owned_lines(rec, lang)) + _train_plan_lines(rec, lang) \
+            + pool_lines(rec.pool, lang)  # (what your cards hold is said under the heading: owned_near)
         if rec.pool_leads and best is not None and not best.owned:  # the rented plan below is the alternative
             lines += [say(lang, "answer.pool_rented_instead", option=gpu_words(best)), ""]
     if rec.beside_yours is not None and best is not None and not rec.offload_leads:
-        lines += [say(lang, f"answer.beside.{rec.beside_yours}", option=gpu_words(best),
+        lines += [say(lang, beside_key(rec, f"answer.beside.{rec.beside_yours}"), option=gpu_words(best),
                       added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}"), ""]
-    share = rec.owned_share
+    share = None if leads(rec) and own else rec.owned_share  # (what your cards hold is said under the heading)
     if share is not None and rec.owned_users:
         shown = (share.precision or "") + (say(lang, "fig.kv", kv=share.kv_precision.upper()) if share.kv_precision else "")
         lines += [say(lang, "fig.owned_share", option=gpu_words(share), n=rec.owned_users, precision=shown,

@@ -85,6 +85,7 @@ from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.multi_lora import MAX_ADAPTERS, MAX_RANK, MultiLoraInput, MultiLoraResult, multi_lora
 from gpu_advisor.tools.offload import MAX_OFFLOAD_GPUS, OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.own_format import NATIVE, own_format
+from gpu_advisor.tools.owned_limit import OwnedLimit, owned_limit
 from gpu_advisor.tools.owned_offload import offload_on_owned
 from gpu_advisor.tools.owned_qlora import qlora_on_owned, qlora_short_on_owned
 from gpu_advisor.tools.phases import (
@@ -761,6 +762,8 @@ class Recommendation(Explained):
                                        "whole servers: the instances it is rented in (tools.rent_unit)")
     speculative: SpeculativePlan | None = Field(None, description="speculative decoding asked: its decode speed-up "
                                                 "at the plan's batch and its memory (tools.speculative_plan)")
+    owned_limit: OwnedLimit | None = Field(None, description="a few desktop cards you own short of a service: the "
+                                           "context, users and more cards at which they hold it (tools.owned_limit)")
 
     @property
     def budget_months(self) -> float | None:
@@ -776,6 +779,10 @@ class Recommendation(Explained):
     def trains_on(self) -> Option | None:
         """The option that runs the fine-tuning: its own rented cards when training and serving are apart."""
         return self.training_run or self.best
+
+
+OwnedLimit.model_rebuild(_types_namespace={"Option": Option})  # (tools.owned_limit names the Option it holds)
+Recommendation.model_rebuild()
 
 
 def parse_owned(text: str) -> tuple[int, Gpu]:
@@ -2893,6 +2900,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec.home_more = more_cards(w, rec)  # the model asked on your card at home: the fewest more of it that hold it
         rec.qlora_short = qlora_short_on_owned(w, rec)  # a LoRA too big for your cards: QLoRA sized beside it
         rec.pool = pooled
+        rec.owned_limit = owned_limit(w, rec)  # a few desktop cards short of a service: what they hold
         rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
             and rec.pool.smaller is not None and not (rec.best is not None and rec.best.owned)
     rec = _name_a_better_card(w, rec)
