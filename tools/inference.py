@@ -556,6 +556,21 @@ def _kv_figures(model: ModelArch, inp: InferenceMemoryInput, engine: Engine, kv:
     return per_token, kv_total, kv_formula
 
 
+def _state_words(model: ModelArch) -> tuple[str, str]:
+    """The formula's clause and the assumption for layers that keep a fixed state per sequence instead of a KV cache:
+    linear-attention or state-space layers, or Llama 3.2 Vision's cross-attention layers holding the image's keys."""
+    mb = f"{model.recurrent_state_bytes / 1e6:,.0f}"
+    if model.state_kind == "image_cross_attention":
+        return (f"; {model.recurrent_layers} cross-attention layers keep the keys and values of the request's image "
+                "patches instead of the text's",
+                f"{model.recurrent_layers} of {model.num_layers} layers attend to the image: its patches' keys and "
+                f"values ({mb} MB per request at the largest image) are counted for every sequence")
+    return (f"; {model.recurrent_layers} linear-attention or state-space layers keep no KV cache but a fixed state per "
+            "sequence instead",
+            f"{model.recurrent_layers} of {model.num_layers} layers keep a fixed state ({mb} MB per sequence) instead "
+            "of a KV cache; the state's size is approximated from the config")
+
+
 def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     model = resolve_model(inp.model)
     precision = find_precision(inp.precision)
@@ -588,18 +603,9 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
                  "kv_heads": model.num_kv_heads, "head_dim": model.head_dim, "kv_bits": kv.kv_bits or 16}
     if model.recurrent_layers:
         kv_inputs["recurrent_state_bytes_per_sequence"] = model.recurrent_state_bytes
-        if model.state_kind == "image_cross_attention":
-            kv_formula += (f"; {model.recurrent_layers} cross-attention layers keep the keys and values of the request's "
-                           "image patches instead of the text's")
-            assumptions.append(f"{model.recurrent_layers} of {model.num_layers} layers attend to the image: its patches' "
-                               f"keys and values ({model.recurrent_state_bytes / 1e6:,.0f} MB per request at the largest "
-                               "image) are counted for every sequence")
-        else:
-            kv_formula += (f"; {model.recurrent_layers} linear-attention or state-space layers keep no KV cache but a "
-                           "fixed state per sequence instead")
-            assumptions.append(f"{model.recurrent_layers} of {model.num_layers} layers keep a fixed state "
-                               f"({model.recurrent_state_bytes / 1e6:,.0f} MB per sequence) instead of a KV cache; "
-                               "the state's size is approximated from the config")
+        formula, assumption = _state_words(model)
+        kv_formula += formula
+        assumptions.append(assumption)
     kv_t = term("kv_cache_bytes", "KV cache", kv_total, "bytes", kv_formula, kv_inputs,
                 rel_low=0.02, rel_high=0.05)
     version: EngineVersion = inp.engine_version
