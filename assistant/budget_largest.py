@@ -39,7 +39,7 @@ def budget_intents(u: Any, profile: Any) -> None:
 # 'I need a whole PC', '$5000 then', 'for fine-tuning'); a model or a card named starts the plan instead.
 FOLLOW_SLOTS = {"used_ok", "has_host", "precision", "budget_usd", "budget_usd_per_month", "budget_leeway",
                 "utilisation", "phase", "method", "context", "seq_len", "region", "currency", "personal", "preference",
-                "users", "users_range", "population", "population_daily", "use_case", "product", "prompt_tokens",
+                "users", "users_range", "population", "population_daily", "population_monthly", "use_case", "product", "prompt_tokens",
                 "min_tokens_per_s"}  # the load, the use and a speed: each rig sized again at them ('并发十来个人')
 TRAIN_PHASES = ("fine-tune", "train-and-serve")
 

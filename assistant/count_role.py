@@ -1,7 +1,8 @@
 """A corrected head count keeps the role of the number it corrects: after '500 users' sized as the people who use it
 (66 at once estimated), 'sorry 50 users not 500' is 50 people who use it, the number at once estimated again from
-them; after '500 users at once', '50 not 500' stays a number at once (review AM #11). The number ruled out comes
-from the reader (u.ask['count_fixed'], assistant/reading/count_fixed.py)."""
+them; after '500 users at once', '50 not 500' stays a number at once (review AM #11). A correction that says at once
+itself ('not 200, 2000 at once', '是同时2000人，不是200') makes the count a number at once, whatever it corrects. The
+number ruled out comes from the reader (u.ask['count_fixed'], assistant/reading/count_fixed.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ def keep_count_role(updates: dict[str, Any], profile: Any, defaulted: dict[str, 
     if fixed is None:
         return
     old, new = fixed
+    if ask.get("count_fixed_at_once") and profile.population == old:  # '2000 at once, not 200' after '200 users of
+        updates.update(users=new, population=None, population_daily=None, population_monthly=None)  # our saas': at once
+        return
     if "users" not in updates and "population" not in updates:  # 'sorry, 50 not 500': the count it corrects
         slot = "population" if profile.population == old else "users" if profile.users == old else None
         if slot:

@@ -134,7 +134,7 @@ Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 # Slots the engine keeps to size with, never said back: what a later turn packs or falls back to (h-read3)
 KEPT_UNSAID = ("rate_day_hours", "line_said", "items_per_day", "only_bought", "user_groups")  # (only_bought: the rent-or-buy line says it)
-ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "use_case", *KEPT_UNSAID)])  # a day's count: said with its population;
+ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "population_monthly", "use_case", *KEPT_UNSAID)])  # a day's count: said with its population;
 # the use ('a coding assistant') is said with the context it sizes (slot.context.default_use_case)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
                      r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week|tomorrow|tmrw)\b"
@@ -379,13 +379,13 @@ def _stated(value: Any) -> bool:
     return value is not None and value != []
 
 
-def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # noqa: C901 - one short branch per slot
+def describe(slot: str, value: Any, lang: str, daily: bool = False, monthly: bool = False) -> str:  # noqa: C901 - one short branch per slot
     """A slot's value in words, for acknowledgements and the 'updated for' line; `daily`: the population was
-    counted a day ("2k daily users")."""
+    counted a day ("2k daily users"), `monthly` a month ("5k monthly users")."""
     if slot == "population_daily":
         return say(lang, "ack.population_daily_kind" if value else "ack.population_staff_kind")
-    if slot == "population" and daily:
-        return say(lang, "ack.population_daily", value=f"{value:,}")
+    if slot == "population" and (daily or monthly):
+        return say(lang, "ack.population_monthly" if monthly else "ack.population_daily", value=f"{value:,}")
     if slot == "phase":
         return say(lang, f"phase.{value}")
     if slot == "encoder_job":
@@ -1062,7 +1062,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]
                                       and k not in KEPT_UNSAID))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)
-    turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if _stated(updates.get(k))
+    monthly = updates.get("population_monthly", profile.population_monthly)
+    turn.said = [describe(k, updates[k], lang, daily=bool(daily), monthly=bool(monthly)) for k in ACK_ORDER if _stated(updates.get(k))
                  and not (k == "engine" and updates.get("engine_app"))  # "with ollama": said once, by its name
                  and not (k == "preference" and (u.ask.get("home_buy") or u.ask.get("cost_rent")))
                  and not (k == "utilisation" and k in defaulted)]  # inferred from 'at home': an assumption
@@ -1892,7 +1893,8 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     changed = turn.changed if previous else []
     lead = [str(n).strip() for n in turn.ask.get("lead") or []]
     notes = [n.strip() for n in turn.notes if n.strip() not in lead]
-    said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily)) for k in ACK_ORDER if _stated(getattr(profile, k, None)) and k not in defaulted
+    said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily),
+                     monthly=bool(profile.population_monthly)) for k in ACK_ORDER if _stated(getattr(profile, k, None)) and k not in defaulted
             and not (k == "engine" and profile.engine_app)
             and (not previous or said_matters(k, filled)  # what an earlier job used, not this one: not said again
                  or (k == "users" and fewer_in_flight(profile.users, answer.recommend)))]  # read from the user's words

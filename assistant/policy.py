@@ -56,6 +56,7 @@ class Profile(BaseModel):
     context: int | None = Field(None, gt=0)
     population: int | None = Field(None, gt=0)  # people who use it, not at once ("our 800 employees")
     population_daily: bool | None = None  # the population counted a day ("2k daily users"): a smaller share at once
+    population_monthly: bool | None = None  # counted a month ("5k monthly users"): a day's share of them, said so
     # people at once said as a range, [low, high] or [low, None] for "100+": users is then sized at a
     # stated point of it (assistant.slots), an assumption the user sees and can change
     users_range: tuple[int, int | None] | None = None

@@ -370,7 +370,9 @@ class Slot:
             key += "_personal"
         elif self.name == "users" and profile.get("population"):
             peak = _at_once(profile)
-            return say(lang, key + ("_population_daily" if profile.get("population_daily") else "_population"),
+            kind = "_population_monthly" if profile.get("population_monthly") else "_population_daily" \
+                if profile.get("population_daily") else "_population"
+            return say(lang, key + kind,
                        n=f"{peak.at_once:,}", people=f"{peak.people:,}", share=f"{peak.share * 100:g}%",
                        quantile=f"{peak.quantile:.0%}")
         elif self.name == "method" and reinforces(profile):
@@ -493,6 +495,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     # the cards, are then taken from it (tools.traffic) and not asked for.
     Slot("population", None, matters=serves_others, panel=True),
     Slot("population_daily", None, matters=serves_others),  # "2k daily users": counted a day, a smaller share at once
+    Slot("population_monthly", None, matters=serves_others),  # "5k monthly users": a day's share of them, on the safe side
     Slot("users_range", None, matters=serves_others),  # "20-100" at once: users sized at a stated point of it
     Slot("users", 5, asks=True, matters=serves_others, panel=True, ask_when=ask_users),
     Slot("user_groups", None, matters=serves_others),  # the groups by job users or population adds up to

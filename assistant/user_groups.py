@@ -23,7 +23,7 @@ def regroup(updates: dict[str, Any], profile: Any, ask: dict[str, Any]) -> tuple
     at = _fixed_group(kept, fixed) if slot else None
     if slot and fixed and at is not None:
         groups = tuple((job, fixed[2] if i == at else n) for i, (job, n) in enumerate(kept))
-        for key in ("users", "population", "population_daily", "users_range"):
+        for key in ("users", "population", "population_daily", "population_monthly", "users_range"):
             updates.pop(key, None)  # the count said is one group's, not everyone's
         updates[slot] = sum(n for _job, n in groups)
         updates["user_groups"] = groups

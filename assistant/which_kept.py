@@ -14,7 +14,7 @@ from typing import Any
 # What a follow-up may change and have the models that run on the card weighed again: the load (users, at once
 # or as a range, a population), the context and the use that sets it, a speed or latency target, the format,
 # how busy the cards are, a budget. A model, a card or a job of another kind said starts elsewhere.
-WHICH_SLOTS = {"users", "users_range", "population", "population_daily", "context", "use_case", "product", "personal",
+WHICH_SLOTS = {"users", "users_range", "population", "population_daily", "population_monthly", "context", "use_case", "product", "personal",
                "prompt_tokens", "min_tokens_per_s", "ttft_ms", "ttft_percentile", "tpot_percentile", "e2e_ms",
                "precision", "kv_cache", "utilisation", "peak_hours", "peak_days", "budget_usd", "budget_usd_per_month",
                "budget_leeway", "region", "currency", "phase", "engine", "engine_app"}

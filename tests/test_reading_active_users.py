@@ -48,9 +48,9 @@ def test_active_users_are_people_a_day_not_money(text: str, lang: str) -> None:
 @pytest.mark.parametrize("text", ["50k monthly actives", "monthly actives ~50k", "50k MAU", "月活五万", "五万月活",
                                   "50k monthly actives, rent h100s or an api?"])
 def test_monthly_actives_are_people_a_month(text: str) -> None:
-    u = understand(text)
-    assert ("note.daily_users", {"n": "50,000"}) in u.notes, u.notes
-    assert "population" not in u.updates and not u.quotes
+    u = understand(text)  # the people who use it, a day's share of them at once (tests/test_users_a_population.py)
+    assert ("note.monthly_population", {"n": "50,000"}) in u.notes, u.notes
+    assert u.updates.get("population") == 50_000 and u.updates.get("population_monthly") is True and not u.quotes
 
 
 @pytest.mark.parametrize("text", ["2k actives", "about 2,000 actives on the app, rent h100s?", "2000 active users"])

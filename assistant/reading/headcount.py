@@ -47,7 +47,7 @@ def headcounts(m: Message) -> None:
                                        or word_pattern("concurrency_before").search(m.masked[max(0, q.start - 40):q.start])):
             m.qty[i] = replace(q, role="users", extra="concurrent")  # '300 staff at the same time', '同时在线员工60个'
             continue
-        if q.role != "users" or q.extra or q.negated or q.value < HEADCOUNT_FROM or _in_range(m, i):
+        if q.role != "users" or q.extra or q.negated or q.value < HEADCOUNT_FROM or in_range(m, i):
             continue
         after = m.masked[q.end:q.end + 80]
         before = m.masked[max(0, q.start - 40):q.start]
@@ -164,7 +164,7 @@ def _listed(m: Message, i: int) -> list[int]:
     return out
 
 
-def _in_range(m: Message, i: int) -> bool:
+def in_range(m: Message, i: int) -> bool:
     """An end of a range of people ('20-100 people', '20到100人'): read as a range, not a head-count."""
     join = word_pattern("users_range_join")
     near = [j for j in (i - 1, i + 1) if 0 <= j < len(m.qty)]

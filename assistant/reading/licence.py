@@ -68,8 +68,9 @@ def read_licence(m: Message, u: Understanding) -> None:
     u.ask["licence"] = {"models": models, "families": families, "mau": mau, "china": china or filing,
                         "filing": filing}
     if mau is not None:  # '2m monthly users' is the licence's scale, not people at once
+        kind = ("population_daily", "population_monthly") if u.updates.get("population") == mau else ()
         u.updates = {k: v for k, v in u.updates.items()
-                     if not (k in ("users", "population", "population_daily") and v == mau)}
-        u.notes = [n for n in u.notes if n[0] != "note.daily_users"]  # ('sized for the people at once': not asked)
+                     if not (k in ("users", "population") and v == mau) and k not in kind}
+        u.notes = [n for n in u.notes if n[0] != "note.monthly_population"]  # ("sized for the people at once": not asked)
     if not any(k in u.updates for k in LOAD):  # 'is qwen2.5 72b ok for commercial use?': the licence, alone
         u.intents = (u.intents - {"whatif", "fit_check"}) | {"licence"}

@@ -213,6 +213,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
         online_share,
         param_counts,
     )
+    from gpu_advisor.assistant.reading.user_population import product_users  # reads a prepared Message
 
     card_counts(msg)  # '0 H100s', '0张H100', 'on 0 GPUs': said back, never one owned card
     closest_names(msg)  # 'gemma 3n e8b', 'mistral small 3.3': the model sized said to be the closest on record
@@ -220,6 +221,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     named_people(msg)  # '30个产品经理', 'PM有30个': people, never a bare number for the question asked
     listed_roles(msg)  # '40个客服加5个产品经理': the 5 are people too
     headcounts(msg)
+    product_users(msg)  # 'startup here … for ~200 users', '单位 … 给两百个人用': the people who use it, not all at once
     builder_teams(msg)  # '3 ml engineers and 2 researchers': the team that builds it, no users
     team_self(msg)  # "we're 4 ppl (2 devs, 1 ml guy and me)": the team that builds it, no users
     add_listed(msg)  # '3 data scientists and 2 backend devs': 5 people

@@ -73,6 +73,7 @@ from gpu_advisor.assistant.reading.serving import (
     read_output_tokens,
     read_population,
     read_population_daily,
+    read_population_monthly,
     read_request_rate,
     read_ttft,
     read_uptime,
@@ -104,6 +105,7 @@ READERS = (
     ("kv_cache", read_kv_cache),
     ("population", read_population),
     ("population_daily", read_population_daily),  # how the population was counted: a day's users or a staff
+    ("population_monthly", read_population_monthly),  # or a month's: a day's share of them, said
     ("users_range", read_users_range),  # before users: the numbers of a range are no count of their own
     ("users", read_users),
     ("context", read_context),

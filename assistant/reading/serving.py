@@ -80,10 +80,9 @@ def read_users(m: Message) -> int | None:
     if headcount and value is None:
         m.notes.append(("note.headcount", {"n": f"{headcount[0].value:,.0f}"}))
     daily = m.role("daily_users")
-    if daily and daily[0].extra == "month":  # people a month size nothing: the peak at once does, said or asked for
-        m.notes.append(("note.daily_users", {"n": f"{daily[0].value:,.0f}"}))
-    elif daily:  # people a day are the people who use it: the peak at once is estimated from them unless said
-        m.notes.append(("note.daily_population_said" if value else "note.daily_population", {"n": f"{daily[0].value:,.0f}"}))
+    if daily:  # people a day or a month are the people who use it: the peak at once is estimated from them unless said
+        said = "monthly" if daily[0].extra == "month" else "daily"  # (a month's: at a day's share, on the safe side)
+        m.notes.append((f"note.{said}_population_said" if value else f"note.{said}_population", {"n": f"{daily[0].value:,.0f}"}))
     if value is None:
         return None
     if value < 1:
@@ -101,7 +100,7 @@ def read_users(m: Message) -> int | None:
 def read_population(m: Message) -> int | None:
     """The people who use a service, not the people at once: 'about 3000 internal users', 'our 800
     employees', '全院一千多人'. The number at once is sized from it (tools.traffic) unless said."""
-    counted = m.role("population") or [q for q in m.role("daily_users") if q.extra != "month"]  # "DAU 2000"
+    counted = m.role("population") or m.role("daily_users")  # "DAU 2000", "5k monthly users"
     if not counted:  # "200人用，同时30个", "500 users, 50 at once": the larger count is everyone who uses it
         users = [q for q in m.role("users") if q.start not in m.ranged and not q.negated]
         at_once = [q.value for q in users if q.extra == "concurrent"]
@@ -123,7 +122,16 @@ def read_population_daily(m: Message) -> bool | None:
     now, None when no one who uses it is said."""
     if read_population(m) is None:
         return None
-    return not m.role("population") and any(q.extra != "month" for q in m.role("daily_users"))
+    return not m.role("population") and bool(m.role("daily_users"))
+
+
+def read_population_monthly(m: Message) -> bool | None:
+    """Whether the people who use it were counted a month ("5k monthly users", "月活五千", "每个月两千人用"): sized at a
+    day's share of them (tools.traffic.peak_share), which a month's users, coming on different days, stay under; said
+    so. False for a count of a day or a staff said now, None when no one who uses it is said."""
+    if read_population(m) is None:
+        return None
+    return not m.role("population") and any(q.extra == "month" for q in m.role("daily_users"))
 
 
 def read_uptime(m: Message) -> float | None:
