@@ -6,8 +6,9 @@ tools.traffic (a staff's share at the busiest moment) and said with the answer, 
 day's or a month's users is read beside its day or month (reading.quantities, role daily_users).
 
 Stays as said: a count said at once ('200 concurrent users', '同时200人在线', 'peak 200'), the answer to the question of
-how many at once, an end of a range, a class that uses it together, and a bare count with no marker ('for 10 users',
-'给100个人用'): many hand-checked records mean that as people at once. Grammar only."""
+how many at once, an end of a range, a class that uses it together, a bare count with no marker ('for 10 users',
+'给100个人用'), and a count under POPULATION_FROM (100) with one ('我们公司部署…，12用户', 'a startup, 25 users'): many
+hand-checked records mean those as people at once, and sizing a few dozen all at once costs little. Grammar only."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.clauses import negated
-from gpu_advisor.assistant.reading.headcount import HEADCOUNT_FROM, in_range, said_at_once
+from gpu_advisor.assistant.reading.headcount import in_range, said_at_once
+from gpu_advisor.assistant.reading.people import POPULATION_FROM
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 if TYPE_CHECKING:
@@ -40,7 +42,7 @@ def product_users(m: Message) -> None:
     if m.pending == "users":
         return  # the answer to 'how many at the same time?' is people at once, whatever else it says
     counts = [i for i, q in enumerate(m.qty) if q.role == "users" and not q.extra and not q.negated
-              and q.value >= HEADCOUNT_FROM and q.start not in m.ranged and not in_range(m, i)]
+              and q.value >= POPULATION_FROM and q.start not in m.ranged and not in_range(m, i)]
     if not counts or not marked(m):
         return
     for i in counts:
