@@ -245,6 +245,15 @@ def _staff_of(clause: Clause, pre: str) -> dict[str, Any]:
     return {}
 
 
+def _company_users(clause: Clause, pre: str) -> dict[str, Any]:
+    """A count of 100 or more people in a message that names the company ('我们公司部署…，大概200人'): its staff, a
+    population, unless said at once (assistant/reading/user_population.py, words/user_population.yaml; review CQ Z2)."""
+    n = clause.expect.get("users")
+    if "公司" in pre and n is not None and n >= 100 and not clause.at_once and "population" not in clause.expect:
+        return {"users": None, "population": n}
+    return {}
+
+
 def _user_base(x: Clause, y: Clause) -> dict[str, Any]:
     """A rough count of 100 or more users beside part-day use ('for roughly 200 users, 8 hours a day', '大概500用户，只在
     工作时间用') is the people who use it, some at once (review BZ #9, assistant/reading/user_base.py)."""
@@ -284,7 +293,8 @@ def serving_pairs(lang: str) -> Iterator[Clause]:
             verb = verbs[counter % len(verbs)].format(model=name)
             pre, post = fillers[counter % len(fillers)]
             counter += 1
-            expect = {"model": model_id, **_internal(x, verb), **_internal(y, verb), **_user_base(x, y)}
+            expect = {"model": model_id, **_internal(x, verb), **_internal(y, verb), **_user_base(x, y),
+                      **_company_users(x, pre), **_company_users(y, pre)}
             joins = EN_JOINS if lang == "en" else ZH_JOINS
             join = joins[(counter // 2) % len(joins)]
             if not join and not (_cjk(x.text[-1]) and _cjk(y.text[0])):
