@@ -65,9 +65,11 @@ def test_a_staff_is_no_daily_count(text):
 
 
 @pytest.mark.parametrize("text", ["serve qwen2.5 14b, 50k MAUs", "serve qwen2.5 14b, MAU 50k", "部署qwen2.5 14b，月活五万"])
-def test_a_month_of_users_sizes_nothing(text):
+def test_a_month_of_users_is_a_month_population(text):
+    """Session 28 (review CQ E2): a month's users are the people who use it in a month, sized at once by the day's
+    share on the safe side and said (tests/test_users_a_population.py); was: nothing sized, the count asked again."""
     got = understand(text).updates
-    assert "population" not in got and "population_daily" not in got and "users" not in got, (text, got)
+    assert got.get("population") == 50_000 and got.get("population_monthly") is True and "users" not in got, (text, got)
 
 
 def test_the_share_lives_in_the_rules_and_is_derived_in_one_place():
