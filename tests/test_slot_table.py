@@ -17,6 +17,7 @@ from gpu_advisor.tools.recommend import Workload
 # fill several slots at once (the budget reader gives a one-off or a monthly budget).
 RENAMED_FOR_TOOLS = {"precision": "serve_precision", "only": "candidates", "population": "users", "users_range": "users",
                      "population_daily": "users",  # how the population was counted: its share at once
+                     "population_monthly": "users",  # a month's count: the day's share at once, on the safe side
                      "uptime": "utilisation", "engine_app": "engine"}  # ollama, LM Studio: sized as their llama.cpp
 READER_OF = {"budget": ("budget_usd", "budget_usd_per_month")}
 NOT_READ = {"currency"}  # a setting, or said with a budget in yuan
@@ -64,7 +65,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
     """A value read from a message is said back: a slot without its words crashed the first turn."""
     from gpu_advisor.assistant.engine import describe
 
-    samples = {"users": 20, "users_range": (20, 100), "population": 3000, "population_daily": True, "context": 32768, "utilisation": 0.5, "electricity_usd_per_kwh": 0.15,
+    samples = {"users": 20, "users_range": (20, 100), "population": 3000, "population_daily": True, "population_monthly": True, "context": 32768, "utilisation": 0.5, "electricity_usd_per_kwh": 0.15,
                "images_per_request": 1, "deadline_hours": 12.0, "ttft_ms": 500.0, "ttft_percentile": 0.9, "tpot_percentile": 0.99, "e2e_ms": 8000.0, "prompt_tokens": 4000,
                "min_tokens_per_s": 20.0, "train_tokens": 5e7, "epochs": 2.0, "seq_len": 2048, "batch_items": 1000,
                "batch_input_tokens": 1000, "batch_output_tokens": 200, "owned": ["2x rtx-4090"], "exclude": ["amd"],

@@ -119,12 +119,10 @@ def _encoder_named(m: Message) -> bool:
 
 
 def _descriptive(text: str, x: re.Match[str]) -> bool:
-    """'a fine-tuned llama', 'we already fine-tuned it': a past participle that describes the model,
-    not the job to size."""
+    """'a fine-tuned llama', 'we already fine-tuned it', 'our own finetune': words that describe the model, no job."""
     before = text[max(0, x.start() - 32):x.start()]
     if word_pattern("finetune_noun").match(x.group()):  # 'our own finetune', 'serve a fine-tune of mistral'
-        return bool(word_pattern("finetune_noun_owner").search(before)) \
-            and not word_pattern("finetune_noun_job").match(text, x.end())
+        return bool(word_pattern("finetune_noun_owner").search(before) and not word_pattern("finetune_noun_job").match(text, x.end()))
     if not x.group().endswith("ed"):
         return False
     return bool(word_pattern("participle_before").search(before[-16:]))

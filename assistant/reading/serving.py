@@ -80,8 +80,8 @@ def read_users(m: Message) -> int | None:
     if headcount and value is None:
         m.notes.append(("note.headcount", {"n": f"{headcount[0].value:,.0f}"}))
     daily = m.role("daily_users")
-    if daily:  # people a day or a month are the people who use it: the peak at once is estimated from them unless said
-        said = "monthly" if daily[0].extra == "month" else "daily"  # (a month's: at a day's share, on the safe side)
+    if daily:  # people a day or a month use it: the peak at once comes from them (a month's at a day's share) unless said
+        said = "monthly" if daily[0].extra == "month" else "daily"
         m.notes.append((f"note.{said}_population_said" if value else f"note.{said}_population", {"n": f"{daily[0].value:,.0f}"}))
     if value is None:
         return None
@@ -120,18 +120,14 @@ def read_population_daily(m: Message) -> bool | None:
     """Whether the people who use it were counted a day ("2k daily users", "日活几百人", "每天300人用"): their
     share at once is smaller than a staff's (tools.traffic.peak_share). False for a staff or head-count said
     now, None when no one who uses it is said."""
-    if read_population(m) is None:
-        return None
-    return not m.role("population") and bool(m.role("daily_users"))
+    return None if read_population(m) is None else not m.role("population") and bool(m.role("daily_users"))
 
 
 def read_population_monthly(m: Message) -> bool | None:
-    """Whether the people who use it were counted a month ("5k monthly users", "月活五千", "每个月两千人用"): sized at a
-    day's share of them (tools.traffic.peak_share), which a month's users, coming on different days, stay under; said
-    so. False for a count of a day or a staff said now, None when no one who uses it is said."""
-    if read_population(m) is None:
-        return None
-    return not m.role("population") and any(q.extra == "month" for q in m.role("daily_users"))
+    """Whether the people who use it were counted a month ("5k monthly users", "月活五千"): sized at a day's share of
+    them (tools.traffic.peak_share), on the safe side and said. False for a day's or a staff's count, None for none."""
+    return None if read_population(m) is None else not m.role("population") and any(
+        q.extra == "month" for q in m.role("daily_users"))
 
 
 def read_uptime(m: Message) -> float | None:
