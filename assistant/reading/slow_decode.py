@@ -41,6 +41,8 @@ def read_slow_decode(m: Message, u: Understanding) -> None:
         return  # ('we need at least 40 tok/s', 'what should I buy?': a sizing)
     if not (u.updates.get("owned") or (measured and _hit(words["measured"], m, typed))):
         return
+    if not measured and not m.names and u.updates.get("model"):  # 'my 4090 is slow on 14b models': a size, no speed
+        return
     count = next((n for _s, _e, g, n in m.gpus if g == cards[0] and n), 1)
     u.ask = {**u.ask, "slow_decode": {
         "gpu": cards[0], "gpus": count, **({"model": u.updates["model"]} if u.updates.get("model") else {}),
