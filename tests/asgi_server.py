@@ -12,14 +12,14 @@ from typing import Any
 
 
 @contextmanager
-def serving(app: Any) -> Iterator[int]:
-    """The port `app` answers on, until the block ends."""
+def serving(app: Any, http: Any = "auto") -> Iterator[int]:
+    """The port `app` answers on, until the block ends (`http`: uvicorn's protocol class or name)."""
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", http=http))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:

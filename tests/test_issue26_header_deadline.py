@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -20,28 +17,16 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 import gpu_advisor.tui.http_deadline as deadline
 import gpu_advisor.tui.openai_api as api
 from gpu_advisor.tui import mcp_server
+from tests import asgi_server
 
 PARSERS = [pytest.param(H11Protocol, id="h11"), pytest.param(HttpToolsProtocol, id="httptools")]
 APPS = [pytest.param(lambda: api.create_app(), id="serve"), pytest.param(lambda: mcp_server.http_app(), id="mcp")]
 LIMIT_S = 30  # a socket read that waits this long means the server held the connection: the failure
 
 
-@contextmanager
-def serving(app: Any, base: type) -> Iterator[int]:
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", http=deadline.with_header_deadline(base)))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield sock.getsockname()[1]
-    finally:
-        server.should_exit = True
-        thread.join(timeout=LIMIT_S)
-        sock.close()
+def serving(app: Any, base: type) -> Any:
+    """The port `app` answers on behind uvicorn's parser `base` with the header deadline (tests/asgi_server.py)."""
+    return asgi_server.serving(app, http=deadline.with_header_deadline(base))
 
 
 def _read_until_closed(conn: socket.socket) -> bytes:
