@@ -4,7 +4,8 @@
 14 months). It names the machine, its price against the budget, the month of rent, and the months the purchase
 takes to pay back at the plan's use; 'never pays off' only when that machine does not pay back within a card's
 life (tools.cost.DEFAULT_HORIZON_MONTHS). The plan still rents: when owning costs less, it says why renting leads
-and when to buy. Words: catalog rb.cheapest_*."""
+and when to buy (or, where it saves little, that it is not worth the risk of idle cards). Words: catalog
+rb.cheapest_*."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def cheapest_body(rec: Any, lang: str, cash: Callable[[float], str], words: Call
 
         budget = say(lang, "rb.cheapest_over" if buys_over_budget(w, bought) else "rb.cheapest_within",
                      budget=cash(w.budget_usd))
-    month = rb.rent_total_usd / rb.horizon_months
+    month = rb.rent_usd_per_month or rb.rent_total_usd / rb.horizon_months
     code = payback_code(rb)
     horizon = max(DEFAULT_HORIZON_MONTHS, rb.horizon_months) if code == "never" else rb.horizon_months
     paid = say(lang, f"rb.cheapest_{code}", months=months_words(rb.payback_months or 0), horizon=horizon,
@@ -58,4 +59,8 @@ def cheapest_caveat(rec: Any, lang: str, rents_only: bool) -> str:
         return say(lang, "rb.renting_only")
     if rec.workload.budget_usd_per_month is not None and rec.workload.budget_usd is None:
         return say(lang, "rb.monthly_budget")
+    from gpu_advisor.tools.recommend import owning_pays
+
+    if not owning_pays(rb.rent_total_usd, rb.buy_total_usd):  # a small saving: not worth the risk of idle cards
+        return say(lang, "rb.small_saving", pct=f"{(rb.owning_saves or 0) * 100:.0f}%")
     return say(lang, "rb.cheapest_rent_first")
