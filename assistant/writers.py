@@ -1669,6 +1669,18 @@ def _used_note(rec: Recommendation, best: Option, lang: str) -> str:
                date=f"{used.as_of:%Y-%m}", usd=cash(used.usd, rec))
 
 
+def _buy_too(rec: Recommendation, lang: str) -> str:
+    """Beside the rent of a one-off budget: what buying costs against it, the cheapest machine that does the job
+    where renting is weighed against it (tools.bought_side), else the plan's own cards."""
+    w, o = rec.workload, rec.bought or rec.best
+    if o is None or not o.purchase_usd:
+        return ""
+    option = bought_words(o)  # 2 cards of an 8-card server: the price is the server's, and said so
+    option = say(lang, "table.whole_unit", price=option, n=o.sold_in) if partial_server(o) else option
+    return say(lang, "budget.buy_too", option=option, usd=cash(o.purchase_usd, rec),
+               verdict=say(lang, "budget.over" if buys_over_budget(w, o) else "budget.within"))
+
+
 def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     w, best = rec.workload, rec.best
     if best is None or best.owned:
@@ -1703,11 +1715,8 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         if rec.budget_months is not None:  # credits, or a wish to rent: the months of it the budget pays for
             months = rec.budget_months
             line += say(lang, "budget.months", months=f"{months:,.0f}" if months >= 10 else f"{months:.1f}")
-        elif best.purchase_usd:
-            option = bought_words(best)  # 2 cards of an 8-card server: the price is the server's, and said so
-            option = say(lang, "table.whole_unit", price=option, n=best.sold_in) if partial_server(best) else option
-            line += say(lang, "budget.buy_too", option=option, usd=cash(best.purchase_usd, rec),
-                        verdict=say(lang, "budget.over" if buys_over_budget(w, best) else "budget.within"))
+        else:
+            line += _buy_too(rec, lang)
         lines += [line, *budget_holds_line(rec, lang, bought_words, cash, tps), *(horizon[1] if horizon else [])]
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
@@ -1830,11 +1839,22 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
 
         bought = bought_line(w, best, lang, lambda usd: cash(usd, rec)) if best.purchase_usd is None else None
         return [bought or say(lang, key, gpu=best.gpu_name) + rule_line(w, lang), ""]
+    if rec.bought is not None:  # weighed against the cheapest machine that does the job, bought (tools.bought_side)
+        return rent_first_lines(rec, lang) + [say(lang, "rb.cheapest_lead") + _cheapest_rb(rec, lang), ""]
     lines = rent_first_lines(rec, lang) + [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
                  buy=cash(rb.buy_total_usd, rec), breakeven=_break_even(rb, lang)) + _rb_caveats(rec, lang)]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings  # the line above already says either
               if "never pays off" not in x and "does not pay for itself" not in x]
     return lines + [""]
+
+
+def _cheapest_rb(rec: Recommendation, lang: str) -> str:
+    """The rent against the cheapest machine that does the job, bought, and why the plan still rents."""
+    from gpu_advisor.assistant.rb_cheapest import cheapest_body, cheapest_caveat
+
+    caveat = cheapest_caveat(rec, lang, rents_only(rec.workload))
+    return cheapest_body(rec, lang, lambda usd: cash(usd, rec), bought_words) \
+        + (("" if lang == "zh" else " ") + caveat if caveat else "")
 
 
 def _rent_or_buy_unasked(w: Workload) -> bool:
@@ -1951,6 +1971,11 @@ def write_rent_or_buy(results: dict[str, Any], lang: str, payback: bool = False)
     if rb is None:
         return (say(lang, "rb.rent_only", gpu=best.gpu_name, usd=money(best.usd_per_hour or 0), n=best.gpus),
                 {"option": best.model_dump(mode="json")})
+    if rec.bought is not None:  # the rent against the cheapest machine that does the job, bought
+        lines = ["## " + say(lang, "rb.cheapest_title", rented=bought_words(best), option=bought_words(rec.bought)), "",
+                 _cheapest_rb(rec, lang)]  # (its payback months said there, asked or not)
+        lines += ["", say(lang, "rb.assumed")] + [f"- {localise(lang, a)}" for a in rb.assumptions]
+        return "\n".join(lines), {"rent_or_buy": rb.model_dump(mode="json"), "bought": rec.bought.model_dump(mode="json")}
     lines = ["## " + say(lang, "rb.title", option=bought_words(best)), "",
              say(lang, "rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=money(rb.rent_total_usd),
                  buy=money(rb.buy_total_usd), breakeven=_break_even(rb, lang)) + " "

@@ -143,6 +143,7 @@ class RentBuyResult(Explained):
     buy_gpus: int | None = Field(None, description="cards bought, when not as many as rented")
     owning_saves: float | None = Field(None, description="share of the rent that owning saves over the horizon "
                                                          "(1 - buy / rent); None when owning costs as much or more")
+    rent_usd_per_month: float | None = Field(None, description="renting, a month of it: rent_total_usd / months")
 
 
 def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
@@ -239,6 +240,7 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
         break_even_months=break_even_months, rent_usd_per_gpu_month=monthly,
         payback_months=break_even_months if monthly is not None else payback,
         cheaper="buy" if buy_total < rent_total else "rent", rule_of_thumb=(lo, hi),
+        rent_usd_per_month=rent_total / inp.horizon_months,
         buy_gpu=bought.id if bought.id != gpu.id else None, buy_gpus=m if m != n else None,
         owning_saves=1 - buy_total / rent_total if 0 < buy_total < rent_total else None,
         terms=terms, assumptions=assumptions, warnings=warnings,

@@ -40,6 +40,7 @@ from gpu_advisor.knowledge.resolve import weight_bits
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools import arch
+from gpu_advisor.tools.bought_side import bought_side
 from gpu_advisor.tools.chunked import ChunkPlan, chunk_assumptions, chunk_plan
 from gpu_advisor.tools.closed_loop import settle
 from gpu_advisor.tools.cluster_grow import grows_cluster
@@ -686,6 +687,8 @@ class Recommendation(Explained):
     action: Literal["use", "rent", "buy", "none"]
     options: list[Option]
     rent_or_buy: RentBuyResult | None = None
+    bought: Option | None = Field(None, description="a rented service: the cheapest machine that does the same job, "
+                                  "bought, which rent_or_buy weighs the rent against (tools.bought_side)")
     owned_options: list[Option] = []
     levers: list[Lever] = []
     scenario: str | None = None
@@ -2505,15 +2508,18 @@ def pinned_cards(w: Workload) -> set[str]:
     return out
 
 
-def rent_or_buy_of(w: Workload, best: Option) -> RentBuyResult | None:
-    if best.purchase_usd is None:
+def rent_or_buy_of(w: Workload, best: Option, bought_as: Option | None = None) -> RentBuyResult | None:
+    """Renting the plan against buying it, or against buying `bought_as` (tools.bought_side: the cheapest machine
+    that does the same job)."""
+    own = bought_as or best
+    if own.purchase_usd is None:
         return None
-    home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
+    home = {"hosting_usd_per_gpu_month": 0.0} if own.at_home else {}
     try:
         billed = best.gpus - best.owned_gpus
         # cards sold only as whole servers: the price pays for all of the server's cards, and they all draw power and
         # take hosting (review CD #3: one card's power beside an 8-card server's price)
-        bought = whole_boards(billed, best.sold_in)
+        bought = whole_boards(own.gpus - own.owned_gpus, own.sold_in)
         if w.hosting_usd_per_month is not None:  # the user's hosting bill, for all the cards bought
             home = {"hosting_usd_per_gpu_month": w.hosting_usd_per_month / bought}
         theirs = quoted(w, best.gpu)
@@ -2524,8 +2530,9 @@ def rent_or_buy_of(w: Workload, best: Option) -> RentBuyResult | None:
         # same hours its monthly cost and budget line use; a job or one person's model for the share it is busy
         use = service_hours(w) / HOURS_PER_MONTH if w.spec.serves and not w.spec.trains else w.utilisation
         return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=min(use, 1.0), region=w.region,
-                                        purchase_usd_per_gpu=best.purchase_usd / bought,
+                                        purchase_usd_per_gpu=own.purchase_usd / bought,
                                         **({"buy_gpus": bought} if bought != billed else {}),
+                                        **({"buy_gpu": own.gpu} if own.gpu != best.gpu else {}),
                                         electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home,
                                         **({"horizon_months": w.horizon_months} if w.horizon_months else {})))
     except ToolError:
@@ -4152,6 +4159,8 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     apart = _apart(w, best)
     if apart:
         ranked_for, owned, options, best, action, rb, training_run = apart
+    bought, rb = bought_side(w, best, action, rb, lambda v: recommend(v, with_levers=False)) if with_levers \
+        else (None, rb)  # rented: buying weighed as the cheapest machine that does the job (tools.bought_side)
     if action == "buy" and not buys_outright(ranked_for):
         ranked_for = as_bought(ranked_for)  # a verdict to buy lists the options by what buying each costs
     options.sort(key=lambda o: _rank_key(o, ranked_for))
@@ -4200,6 +4209,6 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
                           vision_params_b=model.vision_params_b, image_tokens=model.image_tokens,
                           image_state_mb=model.recurrent_state_bytes / 1e6 if model.state_kind == "image_cross_attention" else None,
                           precision=precision if spec.serves or spec.batch else None,
-                          best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb,
+                          best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb, bought=bought,
                           levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings,
                           training_run=training_run, usd_per_cny=rules().usd_per_cny if w.pays_in_yuan else None)
