@@ -148,10 +148,11 @@ def _zh_number(run: str) -> float:
 
 @cache
 def _zh_numeral_run() -> re.Pattern[str]:
-    """A run of Chinese numerals, optionally after digits ('1.5万'); not the digits of a name ('H20十七万' is
-    the H20 and 170,000, not 2,070,000)."""
+    """A run of Chinese numerals, optionally after digits ('1.5万') and with digits between its units ('2万1千'); not
+    the digits of a name ('H20十七万' is the H20 and 170,000, not 2,070,000)."""
     chars = "".join(vocab()["zh_digits"]) + "".join(vocab()["zh_units"])
-    return re.compile(rf"(?:(?<![a-z\d.])\d{{1,12}}(?:\.\d{{1,6}})?)?[{chars}]+")
+    # digits may go on after a unit ('2万1千' is 21,000, not 20,000 then 1,000)
+    return re.compile(rf"(?:(?<![a-z\d.])\d{{1,12}}(?:\.\d{{1,6}})?)?[{chars}]+(?:(?<=[万亿千百])\d{{1,4}}[{chars}]+)*")
 
 
 def _zh_numerals(text: str) -> str:
