@@ -46,7 +46,7 @@ from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.long_run_block import long_run_block
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
-from gpu_advisor.assistant.method_fallback import chosen, other_weighed
+from gpu_advisor.assistant.method_fallback import on_fallback, other_weighed
 from gpu_advisor.assistant.method_fallback import verdict as fallback_verdict
 from gpu_advisor.assistant.mixed_owned import pooled_line, pooled_owned
 from gpu_advisor.assistant.model_switch import with_switch
@@ -1876,8 +1876,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
     weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
-    if method := chosen(filled, turn.ask, _recorder(config)):  # 'full FT? if not, LoRA?': the one that fits
-        filled, profile = (p.model_copy(update={"method": method}) for p in (filled, profile))
+    filled, profile = on_fallback(filled, profile, turn.ask, _recorder(config))  # 'full FT? if not, LoRA?'
     sized = _rented_stays(filled, turn, previous, defaulted)  # (the profile kept is the user's: only the plan rents)
     split = split_owned(filled, state.get("also"), list(defaulted), _recorder(config))  # '4台8卡H100…卡怎么分？'
     pool = None if split else pooled_owned(filled)  # 'one 4090 and one 3090': one pool, the slower card's pace

@@ -11,8 +11,11 @@ from gpu_advisor.tools.common import ToolError
 
 
 def fits(rec: Any, owned: bool) -> bool:
-    """Whether the plan's method trains in memory: on one of your own layouts when you own cards, else on the best
-    option."""
+    """Whether the plan's method trains in memory as asked: on one of your own layouts when you own cards, else on
+    the best option; a plan that holds it only with a lever (rec.relaxed: the optimizer in CPU memory, a shorter
+    sequence) does not."""
+    if rec.relaxed:
+        return False
     if owned:
         return any(o.trains for o in rec.owned_options)
     return rec.best is not None and bool(rec.best.trains)
@@ -31,6 +34,14 @@ def chosen(filled: Any, ask: dict[str, Any], recorder: Any = None) -> str | None
     except (ToolError, LookupError, ValueError):
         return None
     return str(filled.method) if fits(first.recommend, bool(filled.owned)) else str(fallback)
+
+
+def on_fallback(filled: Any, profile: Any, ask: dict[str, Any], recorder: Any = None) -> tuple[Any, Any]:
+    """The profile filled and the user's, on the method chosen (both as they were when no fallback was named)."""
+    method = chosen(filled, ask, recorder)
+    if method is None:
+        return filled, profile
+    return filled.model_copy(update={"method": method}), profile.model_copy(update={"method": method})
 
 
 def other_weighed(pair: list[str], method: str | None) -> str:
