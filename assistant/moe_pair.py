@@ -62,11 +62,11 @@ def moe_pair_text(pair: dict[str, str] | None, lang: str) -> tuple[str, dict[str
               "moe_total": f"{moe.total_params_b:g}", "dense_total": f"{dense.total_params_b:g}",
               "moe_active": f"{(moe.active_params_b or moe.total_params_b):g}",
               "dense_active": f"{(dense.active_params_b or dense.total_params_b):g}", "gpu": find_gpu(CARD).name}
-    cards = say(lang, f"moe_pair.cards.{found['cards']}", **values, fewer=fewer.name if fewer else "",
-                fewer_n=min(a_cards or 0, b_cards or 0), more_n=max(a_cards or 0, b_cards or 0), n=a_cards or b_cards,
-                fits=moe.name if a_cards else dense.name, other=dense.name if a_cards else moe.name)
+    cards_said = say(lang, f"moe_pair.cards.{found['cards']}", **values, fewer=fewer.name if fewer else "",
+                     fewer_n=min(a_cards or 0, b_cards or 0), more_n=max(a_cards or 0, b_cards or 0), n=a_cards or b_cards,
+                     fits=moe.name if a_cards else dense.name, other=dense.name if a_cards else moe.name)
     verdict = say(lang, "moe_pair.verdict", memory=say(lang, f"moe_pair.memory.{found['memory']}", **values),
-                  speed=say(lang, f"moe_pair.speed.{found['speed']}", **values), cards=cards)
+                  speed=say(lang, f"moe_pair.speed.{found['speed']}", **values), cards=cards_said)
     text = "\n".join([say(lang, "moe_pair.head", moe=moe.name, dense=dense.name, context=f"{CONTEXT:,}"), "", *rows, "", verdict])
     return text, {"code": "moe_pair", "card": CARD, "precision": FORMAT, **{"models": data}, "cheaper": cheaper.id,
                   "conclusion": {**found, "fewer_cards": fewer.id if fewer else None}}
