@@ -18,6 +18,7 @@ from gpu_advisor.tools.cost import (
     rent_vs_buy,
     try_price,
 )
+from gpu_advisor.tools.durations import hours_figure
 
 WEEKS_PER_YEAR = 52
 YEAR_MONTHS = 12  # the totals cover a year unless a horizon is said ('which is cheaper over a year?')
@@ -185,13 +186,13 @@ def block(v: dict[str, Any], model_name: str, lang: str, money: Any) -> str:
         lines += _fits_lines(v, model_name, lang) + _vague_lines(v, lang)
         return "\n".join(lines)
     lines = [say(lang, "buy_or_rent.head", card=v["buy_name"]),
-             say(lang, "buy_or_rent.rent", runs=f"{v['runs_per_month']:g}", hours=f"{v['hours']:.1f}",
+             say(lang, "buy_or_rent.rent", runs=f"{v['runs_per_month']:g}", hours=hours_figure(v['hours']),
                  price=money(v["usd_per_hour"]), card=v["rented_name"], monthly=money(v["rent_usd_per_month"]),
                  said=say(lang, "buy_or_rent.said" if v["hours_said"] else "buy_or_rent.sized"))]
     slower = v.get("run_slower")
     if slower is not None and abs(slower - 1) >= 0.05:  # the bought card takes longer (or less) for the same run
         lines.append(say(lang, "buy_or_rent.run_slower", card=v["buy_name"], rented=v["rented_name"],
-                         times=f"{slower:.1f}", hours=f"{v['hours'] * slower:,.1f}"))
+                         times=f"{slower:.1f}", hours=hours_figure(v['hours'] * slower)))
     months = v["payback_months"]
     lines.append(say(lang, "buy2.buy_n" if v.get("buy_n", 1) > 1 else "buy_or_rent.buy", card=v["buy_name"],
                      price=money(v["purchase_usd"]), months=f"{months:,.0f}"))

@@ -77,9 +77,9 @@ def _figures(o: Option, w: Any, lang: str) -> str:
         elif w.ttft_ms is not None and o.ttft_s is not None:
             items.append(say(lang, "direct.fig.ttft", ttft=seconds(o.ttft_s), target=seconds(w.ttft_ms / 1000)))
     if w.spec.trains and o.trains is not False and o.job_hours:
-        items.append(say(lang, "direct.fig.hours", hours=f"{o.job_hours:,.1f}"))
+        items.append(say(lang, "direct.fig.hours", hours=hours(o.job_hours)))
     elif w.spec.batch and o.job_hours:  # a batch job: its hours, against the deadline when one was said
-        items.append(say(lang, "direct.fig.batch_hours", hours=f"{o.job_hours:,.1f}"))
+        items.append(say(lang, "direct.fig.batch_hours", hours=hours(o.job_hours)))
     return sep.join(items)
 
 

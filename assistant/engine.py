@@ -46,6 +46,8 @@ from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.long_run_block import long_run_block
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
+from gpu_advisor.assistant.method_fallback import on_fallback, other_weighed
+from gpu_advisor.assistant.method_fallback import verdict as fallback_verdict
 from gpu_advisor.assistant.mixed_owned import pooled_line, pooled_owned
 from gpu_advisor.assistant.model_switch import with_switch
 from gpu_advisor.assistant.moe_budget import moe_budget_block
@@ -1874,6 +1876,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
     weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
+    filled, profile = on_fallback(filled, profile, turn.ask, _recorder(config))  # 'full FT? if not, LoRA?'
     sized = _rented_stays(filled, turn, previous, defaulted)  # (the profile kept is the user's: only the plan rents)
     split = split_owned(filled, state.get("also"), list(defaulted), _recorder(config))  # '4台8卡H100…卡怎么分？'
     pool = None if split else pooled_owned(filled)  # 'one 4090 and one 3090': one pool, the slower card's pace
@@ -2253,7 +2256,8 @@ def _methods_weighed(turn: Turn, answer: advice.Answer, filled: Profile, lang: s
     from gpu_advisor.assistant.method_switch import weighed
 
     pair = turn.ask.get("methods_weighed")
-    return weighed(answer, filled, pair[1], lang, _recorder(config)) if pair else None
+    return weighed(answer, filled, other_weighed(pair, filled.method), lang, _recorder(config),
+                   fallback_verdict(turn.ask, filled.method)) if pair else None
 
 
 def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, filled: Profile,

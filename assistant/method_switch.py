@@ -71,8 +71,9 @@ def code_for(old_method: str, new_method: str, old: Any, new: Any, on_old: Any) 
 
 
 def method_switch(answer: Any, previous: dict[str, Any], lang: str,
-                  head: str = "switch.head") -> tuple[str, dict[str, Any]] | None:
-    """The reasoned comparison of a method switch: (text, data) or None when the turn switched no method."""
+                  head: str = "switch.head", verdict: str | None = None) -> tuple[str, dict[str, Any]] | None:
+    """The reasoned comparison of a method switch: (text, data) or None when the turn switched no method. `verdict`:
+    the verdict's code when the plan's method was chosen otherwise (assistant.method_fallback), else the switch's."""
     from gpu_advisor.tools.recommend import Option
 
     old_rec = previous.get("recommend") or {}
@@ -125,8 +126,8 @@ def method_switch(answer: Any, previous: dict[str, Any], lang: str,
                            this=cash(compare_on.job_usd, rec), was=cash(old.job_usd, rec), diff=cash(abs(diff), rec)))
     first = say(lang, head, new=values["new"], old=values["old"]) + code_text
     lines = [say(lang, "sep").join([first, *figures]) + say(lang, "fig.end"), say(lang, f"switch.why.{code}", **values),
-             say(lang, f"switch.verdict.{code}", **values)]
-    return "\n\n".join(lines), data
+             say(lang, f"switch.verdict.{verdict or code}", **values)]
+    return "\n\n".join(lines), {**data, **({"verdict": verdict} if verdict else {})}
 
 
 # The codes whose sentence is the memory of the two methods (the others name cards and per-GPU figures themselves).
@@ -149,7 +150,8 @@ def _memory(w: Any, old_method: str, new_method: str, old: Any, new: Any) -> dic
     return {"basis": basis, "old_bytes": a, "new_bytes": b, "times": max(a, b) / min(a, b)}
 
 
-def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
+def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = None,
+            verdict: str | None = None) -> tuple[str, dict[str, Any]] | None:
     """Two methods weighed in one message ('full finetune vs lora …, which one and what hardware'): the other
     method's plan for the same job (advice.compute), its cards, then the switch's reason and verdict from the
     other method to the planned one."""
@@ -163,7 +165,8 @@ def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = Non
     best = alt.recommend.best
     if best is None:
         return None
-    said = method_switch(answer, {"recommend": alt.recommend.model_dump(mode="json")}, lang, "switch.head_weighed")
+    said = method_switch(answer, {"recommend": alt.recommend.model_dump(mode="json")}, lang, "switch.head_weighed",
+                         verdict)
     if said is None:
         return None
     used = best.train_per_gpu_bytes or 0

@@ -1,8 +1,8 @@
 """A MoE model against a dense one, named in a concept question ('mixtral 8x7b vs llama 2 70b, which is cheaper to
 host'; reading/moe_pair.py): each one's parameters (total, active), its weights in BF16 and FP8 (tools.arch.weight_bytes),
 the weights a decode step reads (tools.arch.params_read_per_step), and the fewest cards of one server that hold it
-in FP8 with room for a working KV cache (tools.inference.inference_memory); which is cheaper to host follows from
-those."""
+in FP8 with room for a working KV cache (tools.inference.inference_memory); the conclusion follows from those
+(conclusion): memory, and so the cards, follow the total parameters, speed per token the active ones."""
 
 from __future__ import annotations
 
@@ -56,7 +56,41 @@ def moe_pair_text(pair: dict[str, str] | None, lang: str) -> tuple[str, dict[str
     (a_mem, a_step, a_cards), (b_mem, b_step, b_cards) = figures[moe.id], figures[dense.id]
     memory, reads = a_mem / b_mem, b_step / a_step
     cheaper = moe if (a_cards or 10**6) <= (b_cards or 10**6) else dense  # as few cards or fewer, and faster
-    verdict = say(lang, "moe_pair.verdict", moe=moe.name, dense=dense.name, memory=f"{memory:.0%}",
-                  reads=f"{reads:,.1f}", cheaper=cheaper.name)
+    found = conclusion(a_mem, b_mem, a_step, b_step, a_cards, b_cards)
+    fewer = {"moe": moe, "dense": dense}.get(str(found["fewer_cards"]))
+    values = {"moe": moe.name, "dense": dense.name, "memory": f"{memory:.0%}", "reads": f"{reads:,.1f}",
+              "moe_total": f"{moe.total_params_b:g}", "dense_total": f"{dense.total_params_b:g}",
+              "moe_active": f"{(moe.active_params_b or moe.total_params_b):g}",
+              "dense_active": f"{(dense.active_params_b or dense.total_params_b):g}", "gpu": find_gpu(CARD).name}
+    cards_said = say(lang, f"moe_pair.cards.{found['cards']}", **values, fewer=fewer.name if fewer else "",
+                     fewer_n=min(a_cards or 0, b_cards or 0), more_n=max(a_cards or 0, b_cards or 0), n=a_cards or b_cards,
+                     fits=moe.name if a_cards else dense.name, other=dense.name if a_cards else moe.name)
+    verdict = say(lang, "moe_pair.verdict", memory=say(lang, f"moe_pair.memory.{found['memory']}", **values),
+                  speed=say(lang, f"moe_pair.speed.{found['speed']}", **values), cards=cards_said)
     text = "\n".join([say(lang, "moe_pair.head", moe=moe.name, dense=dense.name, context=f"{CONTEXT:,}"), "", *rows, "", verdict])
-    return text, {"code": "moe_pair", "card": CARD, "precision": FORMAT, **{"models": data}, "cheaper": cheaper.id}
+    return text, {"code": "moe_pair", "card": CARD, "precision": FORMAT, **{"models": data}, "cheaper": cheaper.id,
+                  "conclusion": {**found, "fewer_cards": fewer.id if fewer else None}}
+
+
+# Figures within this share of each other are said to be alike (no side is named the smaller or the faster).
+ALIKE = 0.05
+
+
+def _side(a: float, b: float, more: str, less: str) -> str:
+    return "alike" if abs(a / b - 1) <= ALIKE else more if a > b else less
+
+
+def conclusion(moe_mem: float, dense_mem: float, moe_step: float, dense_step: float, moe_cards: int | None,
+               dense_cards: int | None) -> dict[str, str | None]:
+    """What the comparison concludes, as codes: memory follows the total parameters (the MoE's weights against the
+    dense model's: more, less, alike), speed the active ones (the weights a decode step reads: moe_faster,
+    dense_faster, alike), and the fewer cards follow the memory (fewer_cards: moe, dense or None when the same; cards:
+    fewer, same, one (only one fits a server), neither). Never 'MoE saves memory' from its active share."""
+    if moe_cards and dense_cards:
+        fewer = "moe" if moe_cards < dense_cards else "dense" if dense_cards < moe_cards else None
+        cards = "fewer" if fewer else "same"
+    else:
+        fewer = "moe" if moe_cards else "dense" if dense_cards else None
+        cards = "one" if fewer else "neither"
+    return {"memory": _side(moe_mem, dense_mem, "more", "less"),
+            "speed": _side(dense_step, moe_step, "moe_faster", "dense_faster"), "fewer_cards": fewer, "cards": cards}

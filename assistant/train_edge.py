@@ -7,6 +7,7 @@ from __future__ import annotations
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.common import GIB
+from gpu_advisor.tools.durations import hours_figure
 from gpu_advisor.tools.recommend import Finding, Option
 
 EDGE_CODES = ("training_edge", "rl_faster_at_edge")
@@ -30,8 +31,8 @@ def edge_sentence(finding: Finding, lang: str) -> str:
     levers = lever_list(v, lang)
     if finding.code == "rl_faster_at_edge":
         layout = say(lang, f"edge.layout.{v['layout']}", r=v["r"], t=v["t"])
-        line = say(lang, "finding.rl_faster_at_edge", layout=layout, hours=f"{float(v['hours']):,.1f}",
-                   taken=f"{float(v['hours_taken']):,.1f}", **figures)
+        line = say(lang, "finding.rl_faster_at_edge", layout=layout, hours=hours_figure(float(v['hours'])),
+                   taken=hours_figure(float(v['hours_taken'])), **figures)
         return line + (say(lang, "edge.levers_faster", list=levers) if levers else "")
     line = say(lang, "finding.training_edge", **figures)
     return line + (say(lang, "edge.levers", list=levers) if levers else say(lang, "edge.no_levers"))

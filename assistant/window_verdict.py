@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.durations import hours_figure
 from gpu_advisor.tools.recommend import Option, Recommendation
 
 
@@ -14,5 +15,5 @@ def window_yes(rec: Recommendation, option: Option, lang: str, option_words: str
     w = rec.workload
     if not w.spec.batch or w.deadline_hours is None or option.job_hours is None or not option.ok:
         return None
-    return say(lang, "fig3.window_yes", option=option_words, hours=f"{option.job_hours:,.1f}",
+    return say(lang, "fig3.window_yes", option=option_words, hours=hours_figure(option.job_hours),
                window=f"{w.deadline_hours:,.4g}", used=used, capacity=capacity)

@@ -42,6 +42,7 @@ from gpu_advisor.knowledge.resolve import weight_bits
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools.common import Explained
 from gpu_advisor.tools.cost import HOURS_PER_MONTH, few_offers, offer_spread
+from gpu_advisor.tools.durations import hours_figure, seconds_figure
 from gpu_advisor.tools.queueing import (
     MAX_UTILISATION,
     P99,
@@ -118,12 +119,14 @@ def pct(x: float) -> str:
 
 
 def hours(h: float) -> str:
-    """Hours to show: two decimals under six minutes (a 3-minute job is 0.05 h, not 0.0 h)."""
-    return f"{h:.2f}" if h < 0.095 else f"{h:,.1f}" if h < 100 else f"{h:,.0f}"
+    """Hours to show: two decimals under six minutes (a 3-minute job is 0.05 h, not 0.0 h), never 0 for a time
+    above it (tools.durations)."""
+    return hours_figure(h)
 
 
 def seconds(s: float) -> str:
-    return f"{s * 1000:,.0f} ms" if s < 1 else f"{s:,.1f} s"
+    """'12 ms', '0.4 ms', '2.5 s': never '0 ms' for a time above it."""
+    return (f"{s * 1000:,.0f}" if s >= 0.001 else seconds_figure(s * 1000)) + " ms" if s < 1 else f"{s:,.1f} s"
 
 
 def gpu_words(o: Option, lang: str | None = None) -> str:
@@ -1037,6 +1040,10 @@ def finding_sentence(finding: Finding, lang: str) -> str:
         return edge_sentence(finding, lang)
     values = {k: gb(v) if k.endswith("_bytes") and isinstance(v, float) else v for k, v in finding.values.items()}
     key = f"finding.{finding.code}" + ("_lora" if "lora_hours" in values else "")
+    if finding.code in ("one_server_training", "across_servers_training"):  # what crosses: ZeRO-3's weights, or
+        key += {"zero3": "", "data_parallel": "_adapters"}.get(str(values.get("layout")), "_plain")  # LoRA's adapters
+    if "link" in values:  # inside each server: NVLink, or PCIe as the user said (review T29 #1)
+        values["inside"] = say(lang, f"finding.inside.{values['link']}")
     return say(lang, key, **values)
 
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpu_advisor.knowledge import find_model
+from gpu_advisor.tools.training import lora_params
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 from tests.conversation import payload, run_conversation
 
@@ -33,13 +34,17 @@ def test_ten_gigabit_ethernet_bounds_a_70b_full_fine_tune_by_hand():
     assert any("limits this run" in w for w in slow.warnings)
 
 
-def test_lora_gathers_the_base_twice_and_sends_no_full_gradients():
+def test_lora_sends_only_its_adapters_gradients_between_the_servers():
+    # LoRA runs data parallel across the servers (HSDP): no weight crosses them, only one ring all-reduce of the
+    # adapters' FP32 gradients a micro-batch, 2 x (2 - 1) / 2 of their bytes through each link at 1 GB/s
     full = next(t for t in _run(servers=2, network_gbit_per_s=10).terms if t.key == "network_seconds")
     lora = next(t for t in _run(servers=2, network_gbit_per_s=10, method="lora").terms if t.key == "network_seconds")
     qlora = next(t for t in _run(servers=2, network_gbit_per_s=10, method="qlora").terms
                  if t.key == "network_seconds")
-    assert lora.value == pytest.approx(full.value * 2 / 3, rel=1e-9)
-    assert qlora.value == pytest.approx(lora.value / 4, rel=1e-9)
+    adapters = lora_params(find_model("llama-3.1-70b"), 16) * 4
+    assert lora.value == pytest.approx(200e6 / (16 * 2048) * 2 * 0.5 * adapters / 1e9, rel=1e-9)
+    assert qlora.value == pytest.approx(lora.value, rel=1e-9)
+    assert lora.value < full.value / 100
 
 
 def test_a_fast_fabric_or_one_server_adds_no_network_term():

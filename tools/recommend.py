@@ -70,6 +70,7 @@ from gpu_advisor.tools.cost import (
 )
 from gpu_advisor.tools.count_bought import count_bought_served, count_bought_why, count_bought_with_qlora
 from gpu_advisor.tools.disagg import Disaggregation, disaggregation_for
+from gpu_advisor.tools.durations import hours_figure, seconds_figure
 from gpu_advisor.tools.home_card import home_short, in_home_file, more_cards
 from gpu_advisor.tools.inference import (
     VLLM_DEFAULT_UTILISATION,
@@ -128,6 +129,8 @@ from gpu_advisor.tools.speculative_plan import SpeculativePlan, with_speculative
 from gpu_advisor.tools.stream_bound import stream_bound
 from gpu_advisor.tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from gpu_advisor.tools.train_margin import at_edge, edge_values
+from gpu_advisor.tools.train_servers import adapters_across, one_server_values
+from gpu_advisor.tools.train_servers import spread as spread_over_servers
 from gpu_advisor.tools.training import (
     Method,
     TrainingMemoryInput,
@@ -533,7 +536,7 @@ FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "fu
                       "full_ft_pure_bf16",
                       "fp16_amp", "training_across_servers", "slow_network_training", "qlora_not_on_stack",
                       "framework_not_on_stack", "one_server_training", "rl_across_servers",
-                      "rl_one_server", "training_edge", "rl_faster_at_edge"]
+                      "rl_one_server", "training_edge", "rl_faster_at_edge", "across_servers_training"]
 
 
 class Finding(BaseModel):
@@ -549,7 +552,11 @@ class Finding(BaseModel):
     several servers needs InfiniBand or RoCE between them; values: gpus, servers. slow_network_training: a
     run over your servers is bound by the Ethernet between them; values: servers, gbit, network_hours,
     compute_hours, and lora_hours when LoRA on one server's cards does the job instead. one_server_training: your
-    servers trained on one at a time; values: gpus, servers, per (cards in each), gbit (the slow network, or "").
+    servers trained on one at a time; values: gpus, servers, per (cards in each), gbit (the slow network, or ""), and
+    what ZeRO-3 over all of them would move each step (tools.train_servers: gb, sync_s, step_s, share).
+    across_servers_training: a fine-tune on all your servers over Ethernet, what crosses between them a step small
+    against its compute (tools.train_servers: ZeRO-3's weights and gradients, gb; LoRA's adapters' gradients, mb;
+    layout says which); the same values, hours and one_hours, link ('nvlink' or 'pcie': inside each server).
     rl_across_servers / rl_one_server: an online-RL run on your servers over Ethernet, data parallel across all of
     them (each step's gradient exchange small against the step) or on one server's cards (it is not); values: gpus,
     servers, per, gbit, sync_s and step_s (the exchange and the step across the servers, seconds), share (the one over
@@ -1165,7 +1172,7 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         opt.needed_tokens_per_s = items * (written or tokens_in) / (w.deadline_hours * 3600)
         opt.meets["deadline"] = opt.job_hours <= planned
         if opt.job_hours > w.deadline_hours:
-            opt.reasons.append(f"the job takes {opt.job_hours:,.1f} h, past the {w.deadline_hours:,.0f} h deadline")
+            opt.reasons.append(f"the job takes {hours_figure(opt.job_hours)} h, past the {w.deadline_hours:,.0f} h deadline")
         elif not opt.meets["deadline"]:
             opt.reasons.append(_too_close(opt.job_hours, w.deadline_hours))
 
@@ -1186,7 +1193,7 @@ def _rentable(n: int, sizes: tuple[int, ...]) -> bool:
 
 
 def _too_close(hours: float, deadline: float) -> str:
-    return (f"about {hours:,.1f} h of the {deadline:,.0f} h you have: under {DEADLINE_MARGIN:.0%} to spare "
+    return (f"about {hours_figure(hours)} h of the {deadline:,.0f} h you have: under {DEADLINE_MARGIN:.0%} to spare "
             "for an estimate that can be that far off")
 
 
@@ -1200,6 +1207,8 @@ def training_setup(w: Workload, n: int, gpu: Gpu | str | None = None, owned: boo
     dpo = w.objective == "dpo"
     card = find_gpu(gpu) if isinstance(gpu, str) else gpu
     fp16 = card is not None and not card.native_bf16
+    if owned and card is not None and adapters_across(w.network, method, n, _server_gpus(w, card)):
+        n = _server_gpus(w, card)  # LoRA over your servers' Ethernet: sharded over each server's cards (HSDP)
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
                                zero=3 if n > 1 else 0, reference_model=dpo and method == "full",
                                framework=w.framework, optimizer=w.optimizer,
@@ -1249,7 +1258,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         _reinforce(opt, w, gpu, n, warnings, headrooms)
         return
     method: Method = "full" if w.spec.pretrains else w.method
-    setup = training_setup(w, n, gpu)
+    setup = training_setup(w, n, gpu, opt.owned)
     tm = training_memory(setup)
     cap = usable_bytes(gpu)
     opt.capacity_bytes = opt.capacity_bytes or cap
@@ -1299,7 +1308,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     if network is not None and compute is not None and network.value / 3600 >= tt.hours * 0.999:
         opt.findings.append(Finding(code="slow_network_training", values={
             "servers": str(timing.servers), "gbit": f"{timing.network_gbit_per_s:g}",
-            "network_hours": f"{network.value / 3600:,.0f}", "compute_hours": f"{compute.value:,.1f}"}))
+            "network_hours": hours_figure(network.value / 3600), "compute_hours": hours_figure(compute.value)}))
         tt.warnings = [x for x in tt.warnings if not x.startswith("the network between the")]
     if any(f.code == "fp16_amp" for f in opt.findings):  # the finding says it, with the bytes per parameter
         tt.warnings = [x for x in tt.warnings if "sized as fp16 mixed precision" not in x]
@@ -1313,7 +1322,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         if not opt.meets["deadline"] and w.deadline_hours and tt.hours <= deadline:
             opt.reasons.append(_too_close(tt.hours, deadline))
         elif not opt.meets["deadline"] and w.deadline_hours:
-            opt.reasons.append(f"a run takes {tt.hours:,.0f} h, past the {deadline:,.0f} h deadline")
+            opt.reasons.append(f"a run takes {hours_figure(tt.hours)} h, past the {deadline:,.0f} h deadline")
         elif not opt.meets["deadline"]:
             opt.reasons.append(f"a run takes {tt.hours / 24:,.0f} days, longer than the {PRETRAIN_DAYS}-day plan")
 
@@ -1355,7 +1364,7 @@ def _reinforce(opt: Option, w: Workload, gpu: Gpu, n: int, warnings: list[str], 
         if not opt.meets["deadline"] and r.hours <= w.deadline_hours:
             opt.reasons.append(_too_close(r.hours, w.deadline_hours))
         elif not opt.meets["deadline"]:
-            opt.reasons.append(f"a run takes {r.hours:,.0f} h, past the {w.deadline_hours:,.0f} h deadline")
+            opt.reasons.append(f"a run takes {hours_figure(r.hours)} h, past the {w.deadline_hours:,.0f} h deadline")
 
 
 # Engines that run copies of a model side by side behind one endpoint (data parallel) in the evaluation.
@@ -1910,7 +1919,7 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
         if w.network != "slow" and whole is not None and _rl_squeezed(w, one, whole):
             whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses all of them, since on one "
                                   f"server's {per} cards it leaves only {one.headroom_fraction:.0%} of memory for the "
-                                  f"rollouts and takes {one.training_hours or 0:,.0f} h; the time assumes a fast "
+                                  f"rollouts and takes {hours_figure(one.training_hours or 0)} h; the time assumes a fast "
                                   "network between them (InfiniBand or RoCE)")
             return whole
         if w.network != "slow":
@@ -1918,18 +1927,20 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
                                 f"cards, since spreading it over {servers} only pays with a fast network between "
                                 "them (InfiniBand or RoCE, 100 Gb/s and up)")
             return one
+        if (spread_out := spread_over_servers(w, gpu, count, per, one, whole)) is not None:
+            return spread_out  # what crosses between the servers a step hides behind its compute
         fast = evaluate(w.model_copy(update={"network": "fast"}), gpu, count, owned=True)
         one.findings.append(Finding(code="one_server_training", values={
             "gpus": str(count), "servers": str(servers), "per": str(per),
-            "gbit": f"{w.network_gbit or SLOW_NETWORK_GBIT:g}",
-            "fast_hours": f"{fast.training_hours:,.0f}" if fast and fast.trains and fast.training_hours else "?"}))
+            "gbit": f"{w.network_gbit or SLOW_NETWORK_GBIT:g}", **one_server_values(w, gpu, count, per),
+            "fast_hours": hours_figure(fast.training_hours) if fast and fast.trains and fast.training_hours else "?"}))
         return one
     if whole is not None and w.network == "slow":
         lora = evaluate(w.model_copy(update={"method": "lora"}), gpu, per, owned=True) \
             if w.method == "full" and not w.spec.pretrains else None
         for f in whole.findings:
             if f.code == "slow_network_training" and lora is not None and lora.ok and lora.training_hours:
-                f.values["lora_hours"] = f"{lora.training_hours:,.1f}"
+                f.values["lora_hours"] = hours_figure(lora.training_hours)
         return whole
     if whole is not None:
         whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the time assumes a fast network between "
@@ -1953,18 +1964,15 @@ def _rl_across_servers(w: Workload, count: int, per: int, one: Option | None, wh
     share = r.network_seconds_per_step / r.step_seconds if r.step_seconds else 1.0
     sync = r.network_seconds_per_step
     values = {"gpus": str(count), "servers": str(r.servers), "per": str(per),
-              "gbit": f"{w.network_gbit or SLOW_NETWORK_GBIT:g}", "sync_s": f"{sync:.1f}" if sync < 10 else f"{sync:,.0f}",
-              "step_s": f"{r.step_seconds:,.0f}", "share": f"{share:.0%}" if share >= 0.01 else "<1%",
-              "hours": _hours_words(r.hours), "one_hours": _hours_words(one.rl.hours)}
+              "gbit": f"{w.network_gbit or SLOW_NETWORK_GBIT:g}", "sync_s": seconds_figure(sync),
+              "step_s": seconds_figure(r.step_seconds), "share": f"{share:.0%}" if share >= 0.01 else "<1%",
+              "hours": hours_figure(r.hours), "one_hours": hours_figure(one.rl.hours),
+              "link": "nvlink" if find_gpu(whole.gpu).has_nvlink else "pcie"}
     if r.hours <= one.rl.hours * (1 - ACROSS_GAIN_MIN):
         whole.findings.append(Finding(code="rl_across_servers", values=values))
         return whole
     one.findings.append(Finding(code="rl_one_server", values=values))
     return one
-
-
-def _hours_words(h: float) -> str:
-    return f"{h:.2f}" if h < 0.095 else f"{h:,.1f}" if h < 100 else f"{h:,.0f}"
 
 
 def _rl_squeezed(w: Workload, one: Option, whole: Option | None) -> bool:

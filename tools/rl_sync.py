@@ -1,4 +1,5 @@
-"""An online-RL run over several servers of your own joined by Ethernet (no RDMA), data parallel across them.
+"""An online-RL run over several servers of your own joined by Ethernet (no RDMA), data parallel across them (and
+a LoRA fine-tune the same way: tools.training_time, only the adapters' gradients cross between the servers).
 
 HSDP (PyTorch FSDP's HYBRID_SHARD, DeepSpeed ZeRO++ hpZ, verl's and OpenRLHF's FSDP with a per-node shard group):
 the training state is sharded over each server's cards (NVLink inside the server) and replicated across servers;
@@ -16,8 +17,9 @@ from __future__ import annotations
 from pydantic import Field
 
 from gpu_advisor.tools.common import Explained, term
-from gpu_advisor.tools.training_time import NETWORK_EFFICIENCY
 
+# Ethernet reaches about this share of its line rate for NCCL collectives over TCP (no RDMA).
+NETWORK_EFFICIENCY = 0.8
 # Bytes per trainable gradient exchanged between the replicas: BF16 (FSDP's mixed precision reduce_dtype, verl's
 # and OpenRLHF's default).
 GRADIENT_BYTES = 2
@@ -34,15 +36,18 @@ class ServerSync(Explained):
     seconds_per_step: float = Field(description="one all-reduce of them between the servers")
 
 
-def server_sync(trainable_params: float, servers: int, gbit_per_s: float) -> ServerSync:
-    """Each policy step's gradient all-reduce between `servers` replicas over `gbit_per_s` Ethernet."""
-    grads = trainable_params * GRADIENT_BYTES
+def server_sync(trainable_params: float, servers: int, gbit_per_s: float,
+                bytes_per_gradient: float = GRADIENT_BYTES) -> ServerSync:
+    """Each policy step's gradient all-reduce between `servers` replicas over `gbit_per_s` Ethernet (gradients of
+    `bytes_per_gradient` each: BF16 unless said, FP32 for adapters a framework keeps in FP32)."""
+    grads = trainable_params * bytes_per_gradient
     rate = gbit_per_s * 1e9 / 8 * NETWORK_EFFICIENCY
     seconds = 2 * (servers - 1) / servers * grads / rate
     return ServerSync(servers=servers, gbit_per_s=gbit_per_s, gradient_bytes=grads, seconds_per_step=seconds, terms=[
         term("gradient_bytes", "Gradients exchanged each step", grads, "bytes",
-             "trainable parameters x 2 bytes (BF16 gradients)",
-             {"trainable_params": trainable_params, "bytes_per_gradient": GRADIENT_BYTES}),
+             f"trainable parameters x {bytes_per_gradient:g} bytes ({'FP32' if bytes_per_gradient == 4 else 'BF16'} "
+             "gradients)",
+             {"trainable_params": trainable_params, "bytes_per_gradient": bytes_per_gradient}),
         term("sync_seconds_per_step", "Gradient all-reduce between the servers, per step", seconds, "s",
              "2 x (servers - 1) / servers x gradient bytes / (link Gb/s / 8 x efficiency)",
              {"servers": servers, "gbit_per_s": gbit_per_s, "efficiency": NETWORK_EFFICIENCY})],

@@ -23,7 +23,8 @@ from gpu_advisor.tools.common import (
 )
 from gpu_advisor.tools.cost import Region, try_price
 from gpu_advisor.tools.models import resolve_model
-from gpu_advisor.tools.training import Method, framework_on
+from gpu_advisor.tools.rl_sync import NETWORK_EFFICIENCY, server_sync
+from gpu_advisor.tools.training import Method, framework_on, lora_params
 
 # FLOPs per token per active parameter. Full training: 2 forward + 4 backward (activation and
 # weight gradients). LoRA/QLoRA skip the frozen weights' gradients: 2 + 2. Gradient checkpointing
@@ -68,12 +69,13 @@ QLORA_SPEED_FACTOR = 0.75
 STACK_TRAINING_EFFICIENCY = {"cuda": 1.0, "rocm": 0.6, "cann": 0.6, "metal": 1.0, "gaudi": 0.6}
 # Multi-GPU data parallel without NVLink: gradient all-reduce over PCIe costs this share of MFU.
 PCIE_DATA_PARALLEL_FACTOR = 0.7
-# Sharded training (FSDP / ZeRO-3) over several servers: each micro-batch gathers every weight twice
+# A full fine-tune sharded (FSDP / ZeRO-3) over several servers: each micro-batch gathers every weight twice
 # (forward and backward) and reduce-scatters the trainable gradients, and the share of those bytes held
-# on other servers crosses the network between them. A micro-batch is one sequence per GPU. Ethernet
-# reaches about this share of its line rate for NCCL collectives over TCP (no RDMA).
+# on other servers crosses the network between them. A micro-batch is one sequence per GPU. LoRA and QLoRA run
+# data parallel across the servers instead (HSDP: the frozen base and the adapters' states sharded over each
+# server's cards, replicated across servers): only the adapters' gradients cross, one all-reduce a micro-batch
+# (tools.rl_sync.server_sync). Ethernet reaches NETWORK_EFFICIENCY of its line rate (NCCL over TCP, no RDMA).
 GATHERS_PER_MICRO_BATCH = 2
-NETWORK_EFFICIENCY = 0.8
 DEFAULT_SEQ_LEN = 2048
 BYTES_PER_WEIGHT = {"full": 2.0, "lora": 2.0, "qlora": 0.5}  # the base as it is held and gathered
 
@@ -97,6 +99,8 @@ class TrainingTimeInput(ToolInput):
                                                  "(all weights train; method is ignored)")
     seq_len: int | None = Field(None, gt=0, le=4_194_304, description="tokens per sequence: counts attention's own "
                                                                       "FLOPs (left out when not given)")
+    lora_rank: int = Field(16, gt=0, le=4096, description="LoRA/QLoRA adapter rank (their gradients cross between "
+                                                          "servers)")
     servers: int = Field(1, ge=1, le=512, description="servers the GPUs span (for the network between them)")
     network_gbit_per_s: float | None = Field(None, gt=0, description="each server's link to the others, Gb/s, when "
                                                                      "it may limit the run (Ethernet); None: a fast "
@@ -210,23 +214,41 @@ def _warnings(inp: TrainingTimeInput, gpu: Gpu) -> list[str]:
     return warnings
 
 
+def adapters_exchanged(model: ModelArch, inp: TrainingTimeInput) -> tuple[float, float]:
+    """A LoRA or QLoRA run's trainable parameters (the adapters, at the rank memory sizes) and the bytes each of
+    their gradients takes as the framework keeps them (FP32 or BF16 adapters)."""
+    fw = framework_on(inp.framework, inp.gpus)
+    return lora_params(model, inp.lora_rank), 4.0 if fw.adapter_dtype == "fp32" else 2.0
+
+
 def _network_term(model: ModelArch, inp: TrainingTimeInput) -> Term:
-    """Seconds the network between servers needs for the run: per micro-batch (one sequence per GPU), the
-    weights gathered twice and the trainable gradients reduce-scattered, of which the share held on the
-    other servers crosses each server's link."""
+    """Seconds the network between servers needs for the run, per micro-batch (one sequence per GPU) times the
+    micro-batches. A full fine-tune (ZeRO-3 over all the cards): the weights gathered twice and the trainable
+    gradients reduce-scattered, of which the share held on the other servers crosses each server's link. LoRA and
+    QLoRA (data parallel across the servers): one all-reduce of the adapters' gradients (tools.rl_sync)."""
     method = "full" if inp.pretraining else inp.method
-    params = model.total_params_b * 1e9
-    trainable_bytes = params * 2 if method == "full" else 0.0  # LoRA's adapters are a rounding error
-    per_micro = (GATHERS_PER_MICRO_BATCH * params * BYTES_PER_WEIGHT[method] + trainable_bytes) \
-        * (inp.servers - 1) / inp.servers
     seq = inp.seq_len or DEFAULT_SEQ_LEN
     micro_batches = inp.tokens * inp.epochs / (inp.gpus * seq)
-    rate = (inp.network_gbit_per_s or 0) * 1e9 / 8 * NETWORK_EFFICIENCY
+    gbit = inp.network_gbit_per_s or 0.0
+    if method != "full":
+        trainable, per_grad = adapters_exchanged(model, inp)
+        sync = server_sync(trainable, inp.servers, gbit, per_grad)
+        return term("network_seconds", "Time on the network between servers", micro_batches * sync.seconds_per_step,
+                    "s", "micro-batches x 2 x (servers - 1) / servers x adapter gradient bytes / (link Gb/s / 8 x "
+                    "efficiency)",
+                    {"micro_batches": micro_batches, "bytes_per_micro_batch": sync.gradient_bytes,
+                     "seconds_per_micro_batch": sync.seconds_per_step, "servers": inp.servers, "gbit_per_s": gbit,
+                     "efficiency": NETWORK_EFFICIENCY, "seq_len": seq, "layout": "data_parallel"})
+    params = model.total_params_b * 1e9
+    per_micro = (GATHERS_PER_MICRO_BATCH * params * BYTES_PER_WEIGHT[method] + params * 2) \
+        * (inp.servers - 1) / inp.servers
+    rate = gbit * 1e9 / 8 * NETWORK_EFFICIENCY
     return term("network_seconds", "Time on the network between servers", micro_batches * per_micro / rate, "s",
                 "micro-batches x (2 x weight bytes + trainable gradient bytes) x (servers - 1) / servers / "
                 "(link Gb/s / 8 x efficiency)",
-                {"micro_batches": micro_batches, "bytes_per_micro_batch": per_micro, "servers": inp.servers,
-                 "gbit_per_s": inp.network_gbit_per_s, "efficiency": NETWORK_EFFICIENCY, "seq_len": seq})
+                {"micro_batches": micro_batches, "bytes_per_micro_batch": per_micro,
+                 "seconds_per_micro_batch": per_micro / rate, "servers": inp.servers, "gbit_per_s": gbit,
+                 "efficiency": NETWORK_EFFICIENCY, "seq_len": seq, "layout": "zero3"})
 
 
 def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeResult:

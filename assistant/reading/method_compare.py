@@ -48,8 +48,21 @@ def method_options(m: Message) -> list[list[str]]:
     return options[:3] if len({model for _m, model in options}) >= 2 else []
 
 
+def fallback_pair(m: Message) -> tuple[str, str] | None:
+    """'can we do full-param SFT? if not, LoRA?', '全参能跑吗？不行的话 LoRA': the method asked first and the one
+    named as its fallback (the fallback words between them); None when none is. No comparison: a plan on the first
+    when it fits (reading/method_why.py)."""
+    found = sorted((hit.start(), mid) for pattern, mid in _rows() for hit in pattern.finditer(m.masked))
+    fallback = re.compile(vocab()["method_compare"]["fallback"])
+    for (start, first), (end, then) in itertools.pairwise(found):
+        if first != then and fallback.search(m.masked[start:end]):
+            return first, then
+    return None
+
+
 def read_method_compare(m: Message, u: Understanding) -> None:
-    if u.intents & {"reset", "help", "empty"} or u.choice is not None or set(u.updates) - OWN_SLOTS - KEPT - m.weak:
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None or set(u.updates) - OWN_SLOTS - KEPT - m.weak \
+            or fallback_pair(m):
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     methods = methods_named(typed)

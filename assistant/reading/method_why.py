@@ -11,6 +11,7 @@ import unicodedata
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.method_compare import fallback_pair
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 METHODS = ("qlora", "lora", "full")  # lightest first
@@ -37,7 +38,7 @@ def read_method_why(m: Message, u: Understanding) -> None:
     hits = _hits(m)
     questioned = [name for _s, name, asked in hits if asked]
     if not questioned:
-        _weighed(m, u, list(dict.fromkeys(name for _s, name, _a in hits)))
+        _weighed(m, u, list(dict.fromkeys(name for _s, name, _a in hits)), fallback_pair(m))
         return
     proposed = [name for _s, name, asked in hits if not asked and name not in questioned]
     q = questioned[-1]
@@ -51,17 +52,19 @@ def read_method_why(m: Message, u: Understanding) -> None:
         u.updates.pop("method")
 
 
-def _weighed(m: Message, u: Understanding, named: list[str]) -> None:
+def _weighed(m: Message, u: Understanding, named: list[str], fallback: tuple[str, str] | None = None) -> None:
     """'full finetune mistral 7b vs lora … 200k examples, which one and what hardware': two methods weighed for a
     job sized in the same message. The plan is on the lighter one that keeps quality (LoRA when named); the other
-    is sized beside it and the verdict says which (u.ask["methods_weighed"]: [planned, other])."""
+    is sized beside it and the verdict says which (u.ask["methods_weighed"]: [planned, other]). One asked first with
+    the other as its fallback ('full FT? if not, LoRA?'): the plan is the one asked, and the engine moves it to the
+    fallback when it does not fit (u.ask["method_fallback"]; assistant/method_fallback.py)."""
     if len(named) < 2 or "method" not in u.updates or "method_compare" in u.intents:
         return
     cue = vocab()["method_compare"]["cue"]
     typed = unicodedata.normalize("NFKC", m.raw).lower()
-    if not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
+    if fallback is None and not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
         return
-    plan = "lora" if "lora" in named else min(named, key=METHODS.index)
-    other = next(n for n in sorted(named, key=METHODS.index, reverse=True) if n != plan)
+    plan = fallback[0] if fallback else "lora" if "lora" in named else min(named, key=METHODS.index)
+    other = fallback[1] if fallback else next(n for n in sorted(named, key=METHODS.index, reverse=True) if n != plan)
     u.updates["method"] = plan
-    u.ask = {**u.ask, "methods_weighed": [plan, other]}
+    u.ask = {**u.ask, "methods_weighed": [plan, other], **({"method_fallback": other} if fallback else {})}

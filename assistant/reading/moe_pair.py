@@ -26,6 +26,7 @@ def read_moe_pair(m: Message, u: Understanding) -> None:
         return  # a job to size beside it ('… each handle on one H20, 8k context'): the sizing answers
     if u.topic and TOPICS & set(u.topic.split("+")):
         u.ask["moe_pair"] = {"moe": moe, "dense": dense}
+        u.topic = "moe"  # 'MoE 为啥显存占用大…': the MoE entry explains it; no generic VRAM paragraph beside the pair
         return
     if u.topic or not word_pattern("moe_pair.memory").search(typed):
         return
