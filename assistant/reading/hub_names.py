@@ -1,0 +1,34 @@
+"""Hugging Face repo ids this machine holds ('ibm-granite/granite-3.3-8b-instruct' in the Hugging Face cache, or in
+this tool's summaries of the Hub): the model named is that repository, sized from its own config.json, never the
+closest catalog record nor a size read from its name. Read before the catalog's names, with no network (the
+conversation never asks the Hub). Grammar only: a repo id is a shape, ORG/NAME."""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.knowledge.resolve import held_model, model_index, normalise
+
+# ORG/NAME as the Hub allows it, in ASCII only (a Chinese word typed against it is no part of the name); a
+# sentence's full stop after it is none either.
+_REPO_SHAPED = re.compile(r"(?<![A-Za-z0-9_.\-/])[A-Za-z0-9][A-Za-z0-9_.\-]*/[A-Za-z0-9][A-Za-z0-9_.\-]*")
+
+
+def held_repos(text: str, raw: str) -> list[tuple[int, int, str]]:
+    """(start, end, repo id as the cache spells it) for each repo id in the cleaned text that names no catalog model
+    and that this machine holds; positions are the cleaned text's."""
+    found = []
+    for x in _REPO_SHAPED.finditer(text):
+        word = x.group().rstrip(".")
+        if normalise(word) in model_index():
+            continue  # 'meta-llama/llama-3.1-8b-instruct': the catalog's record of it
+        typed = re.search(re.escape(word), raw, re.IGNORECASE)
+        model = held_model(typed.group() if typed else word)
+        if model is not None:
+            found.append((x.start(), x.start() + len(word), model.name))
+    return found
+
+
+def is_repo(model_id: str) -> bool:
+    """Whether a name read is a repository held (its repo id), not a catalog record (catalog ids hold no '/')."""
+    return "/" in model_id
