@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-
 from typing import TYPE_CHECKING
 
 from gpu_advisor.tui.cli.base import JSON, Commands, UsageError, arg
