@@ -366,10 +366,9 @@ def find_model(query: str) -> ModelArch:
     if size:
         return model_from_size(*size)  # a bare size, or the id model_from_size gave it ('generic-744b-a40b')
     by_id = _by_id("models", models())
-    for candidate, index in _model_candidates(text.lower()):
-        key = normalise(candidate)
-        if key in index:
-            return by_id[index[key]]
+    named = catalog_named(text)
+    if named is not None:
+        return by_id[named]
     held = held_model(text)
     if held is not None:
         return held
@@ -416,6 +415,15 @@ def _at_revision(m: ModelArch, revision: str | None) -> ModelArch:
     if not revision:
         return m
     return m.model_copy(update={"id": f"{m.id}@{revision}", "name": f"{m.name}@{revision}"})
+
+
+def catalog_named(text: str) -> str | None:
+    """The catalog id a name or repo id names exactly (its -Instruct/-Chat variant suffix aside), or None."""
+    for candidate, index in _model_candidates(text.strip().lower()):
+        key = normalise(candidate)
+        if key in index:
+            return index[key]
+    return None
 
 
 def _model_candidates(text: str):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from gpu_advisor.knowledge.resolve import held_model, model_index, normalise
+from gpu_advisor.knowledge.resolve import catalog_named, held_model
 
 # ORG/NAME as the Hub allows it, in ASCII only (a Chinese word typed against it is no part of the name); a
 # sentence's full stop after it is none either.
@@ -20,8 +20,8 @@ def held_repos(text: str, raw: str) -> list[tuple[int, int, str]]:
     found = []
     for x in _REPO_SHAPED.finditer(text):
         word = x.group().rstrip(".")
-        if normalise(word) in model_index():
-            continue  # 'meta-llama/llama-3.1-8b-instruct': the catalog's record of it
+        if catalog_named(word) is not None:
+            continue  # 'meta-llama/llama-3.1-8b-instruct', 'mistralai/mistral-nemo-instruct-2407': the catalog's record
         typed = re.search(re.escape(word), raw, re.IGNORECASE)
         model = held_model(typed.group() if typed else word)
         if model is not None:
