@@ -97,3 +97,20 @@ def test_a_repo_id_on_record_stays_the_catalogs_record_as_in_the_cli(held, repo,
     m = prepare(template.format(repo=repo), None)
     assert [model for _s, _e, model in m.names] == [record] and not any(c == "note.model_held" for c, _v in m.notes)
     assert find_model(repo).id == record
+
+
+@pytest.mark.parametrize("template", [EN[0], EN[2], ZH[0], ZH[1]])
+def test_a_revision_after_the_id_is_that_revision(held, template):
+    import hashlib
+
+    config = json.loads((FIXTURES / (GRANITE.replace("/", "__") + ".json")).read_text())
+    sha = hashlib.sha1(b"granite v2").hexdigest()
+    place(held, GRANITE, {"config.json": {**config, "num_hidden_layers": 20}}, sha=sha)
+    refs = held / f"models--{GRANITE.replace('/', '--')}" / "refs"
+    (refs / "main").write_text(hashlib.sha1(GRANITE.encode()).hexdigest())  # (place pointed main at the new one)
+    (refs / "v2").write_text(sha)
+    m = prepare(template.format(repo=f"{GRANITE}@v2"), None)
+    assert [model for _s, _e, model in m.names] == [f"{GRANITE}@v2"]
+    assert find_model(f"{GRANITE}@v2").num_layers == 20 and find_model(GRANITE).num_layers == config["num_hidden_layers"]
+    unheld = prepare(template.format(repo=f"{GRANITE}@v9"), None)
+    assert f"{GRANITE}@v9" not in [model for _s, _e, model in unheld.names]

@@ -9,14 +9,15 @@ import re
 
 from gpu_advisor.knowledge.resolve import catalog_named, held_model
 
-# ORG/NAME as the Hub allows it, in ASCII only (a Chinese word typed against it is no part of the name); a
-# sentence's full stop after it is none either.
-_REPO_SHAPED = re.compile(r"(?<![A-Za-z0-9_.\-/])[A-Za-z0-9][A-Za-z0-9_.\-]*/[A-Za-z0-9][A-Za-z0-9_.\-]*")
+# ORG/NAME as the Hub allows it, in ASCII only (a Chinese word typed against it is no part of the name), with a
+# revision after '@' when one is given (ORG/NAME@v2.0, @refs/pr/1); a sentence's full stop after it is none either.
+_REPO_SHAPED = re.compile(r"(?<![A-Za-z0-9_.\-/])[A-Za-z0-9][A-Za-z0-9_.\-]*/[A-Za-z0-9][A-Za-z0-9_.\-]*"
+                          r"(?:@[A-Za-z0-9_.\-/]*[A-Za-z0-9_\-])?")
 
 
 def held_repos(text: str, raw: str) -> list[tuple[int, int, str]]:
-    """(start, end, repo id as the cache spells it) for each repo id in the cleaned text that names no catalog model
-    and that this machine holds; positions are the cleaned text's."""
+    """(start, end, repo id as the cache spells it, with the revision asked) for each repo id in the cleaned text that
+    names no catalog model and that this machine holds; positions are the cleaned text's."""
     found = []
     for x in _REPO_SHAPED.finditer(text):
         word = x.group().rstrip(".")
