@@ -271,16 +271,40 @@ def _read_ref(ref: Path) -> str:
     return text
 
 
-def _snapshot(root: Path, revision: str) -> tuple[Path, str] | None:
-    """The snapshot folder of a revision in a repository's cache folder and its commit: the one `refs/REVISION`
-    names, the revision itself when it is a commit, or the only snapshot there is."""
+def check_revision(revision: str) -> str:
+    """The revision, when it is one a repository can have; else MalformedCheckpoint (bad input, one line)."""
     if not _safe_revision(revision):
         raise MalformedCheckpoint(f"{_shown(revision)} is not a revision: a branch, tag or commit name, no '..'")
+    return revision
+
+
+def split_revision(spec: str) -> tuple[str, str | None]:
+    """'ORG/NAME@REVISION' -> ('ORG/NAME', 'REVISION'); anything else (no '@', or no repo id before it) -> (spec,
+    None). A repo id holds no '@', so the one after it is the revision: a branch, tag or commit ('refs/pr/1' too)."""
+    repo, at, revision = spec.partition("@")
+    if not at or not REPO_ID.match(repo):
+        return spec, None
+    return repo, revision
+
+
+def with_revision(repo_id: str, revision: str | None) -> str:
+    """The model spec of a repository at a revision ('ORG/NAME@REVISION'); the repo id alone for none."""
+    return f"{repo_id}@{revision}" if revision else repo_id
+
+
+def _snapshot(root: Path, revision: str | None) -> tuple[Path, str] | None:
+    """The snapshot folder of a revision in a repository's cache folder and its commit: the one `refs/REVISION`
+    names, or the revision itself when it is a commit. With no revision asked: `refs/main`'s, else the only
+    snapshot there is; a revision asked is never answered with another one's snapshot."""
+    asked = revision
+    revision = check_revision(revision if revision is not None else "main")
     ref = root / "refs" / revision
     sha = _read_ref(ref) if ref.is_file() else revision
     snap = root / "snapshots" / sha
     if "/" not in sha and snap.is_dir():
         return snap, sha
+    if asked is not None:
+        return None
     snaps = snapshots(root / "snapshots")
     return (snaps[0], snaps[0].name) if len(snaps) == 1 else None
 
@@ -325,8 +349,9 @@ def _counted(shards: Iterable[Path]) -> tuple[dict[str, int], dict[str, int]]:
     return params, nbytes
 
 
-def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = None) -> HubModel | None:
-    """The repository as the local Hugging Face cache holds it, or None when it holds no snapshot."""
+def from_hf_cache(repo_id: str, revision: str | None = None, cache: Path | None = None) -> HubModel | None:
+    """The repository as the local Hugging Face cache holds it at `revision` (a branch, tag or commit; none: main),
+    or None when it holds no snapshot of it."""
     base = cache or hf_cache_dir()
     root = base / _folder(repo_id)
     if not root.is_dir():
@@ -368,19 +393,25 @@ def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = Non
                     total_size=total_size, gguf_files=gguf, origin="hf-cache")
 
 
-def _summary_path(repo_id: str) -> Path | None:
+def _summary_path(repo_id: str, revision: str | None = None) -> Path | None:
+    """The summary of a repository at a revision: `models--ORG--NAME.json` for main (none asked), else
+    `models--ORG--NAME@REVISION.json` with the revision's '/' written %2F ('refs/pr/1')."""
+    from urllib.parse import quote
+
     d = summary_dir()
-    return d / f"{_folder(repo_id)}.json" if d else None
+    at = f"@{quote(revision, safe='')}" if revision not in (None, "main") else ""
+    return d / f"{_folder(repo_id)}{at}.json" if d else None
 
 
-def from_summary(repo_id: str) -> HubModel | None:
-    path = _summary_path(repo_id)
+def from_summary(repo_id: str, revision: str | None = None) -> HubModel | None:
+    path = _summary_path(repo_id, revision)
     if path is None or not path.is_file():
         return None
     try:
         text = read_cache_file(path, 8 << 20)  # (a plain file of a sane size: never a FIFO or /dev/zero)
         data = json.loads(text.decode("utf-8")) if text is not None else None
-        if not isinstance(data, dict) or data.get("version") != SUMMARY_VERSION or data.get("repo_id") != repo_id:
+        if not isinstance(data, dict) or data.get("version") != SUMMARY_VERSION or data.get("repo_id") != repo_id \
+                or data.get("asked", None) != (revision if revision != "main" else None):
             return None
         params = _counts(data.get("params_by_dtype"), MAX_TOTAL_PARAMS)
         nbytes = _counts(data.get("bytes_by_dtype"), MAX_TOTAL_PARAMS * 8)
@@ -408,11 +439,13 @@ def _counts(value: Any, most: int, entries: int = 256) -> dict[str, int]:
     return dict(value)
 
 
-def _save_summary(m: HubModel) -> None:
-    path = _summary_path(m.repo_id)
+def _save_summary(m: HubModel, asked: str | None = None) -> None:
+    """Keep what the Hub said, under the revision asked (none: main)."""
+    asked = asked if asked != "main" else None
+    path = _summary_path(m.repo_id, asked)
     if path is None:
         return
-    data = {"version": SUMMARY_VERSION, "repo_id": m.repo_id, "revision": m.revision, "config": m.config,
+    data = {"version": SUMMARY_VERSION, "repo_id": m.repo_id, "asked": asked, "revision": m.revision, "config": m.config,
             "params_by_dtype": m.params_by_dtype, "bytes_by_dtype": m.bytes_by_dtype, "total_size": m.total_size,
             "gguf_files": m.gguf_files, "fetched": m.fetched}
     write_cache(path, json.dumps(data, sort_keys=True))  # a read-only cache folder costs a fetch next time
@@ -441,9 +474,10 @@ def gated_message(repo_id: str) -> str:
             "log in with `hf auth login` or set HF_TOKEN")
 
 
-def fetch(repo_id: str) -> HubModel:  # pragma: no cover - exercised by the opt-in network test
-    """Ask the Hub: config.json (into the Hugging Face cache), the safetensors headers (parameter
-    count and bytes per dtype, read with HTTP range requests), and the sizes of GGUF files."""
+def fetch(repo_id: str, revision: str | None = None) -> HubModel:  # pragma: no cover - the opt-in network test
+    """Ask the Hub about the repository at `revision` (none: main): config.json (into the Hugging Face cache), the
+    safetensors headers (parameter count and bytes per dtype, read with HTTP range requests), and the sizes of
+    GGUF files."""
     try:
         import huggingface_hub as hf
         from huggingface_hub import errors
@@ -451,7 +485,7 @@ def fetch(repo_id: str) -> HubModel:  # pragma: no cover - exercised by the opt-
         raise HubUnreachable("huggingface_hub is not installed") from None
     api = hf.HfApi(token=hf.get_token())  # HF_TOKEN, else the token `hf auth login` stored
     try:
-        info = api.model_info(repo_id, files_metadata=True)
+        info = api.model_info(repo_id, revision=revision, files_metadata=True)
         files = {s.rfilename: (s.size or 0) for s in (info.siblings or [])}
         config = None
         if "config.json" in files:
@@ -471,6 +505,9 @@ def fetch(repo_id: str) -> HubModel:  # pragma: no cover - exercised by the opt-
                     nbytes[t.dtype] = nbytes.get(t.dtype, 0) + int(end) - int(start)
     except errors.GatedRepoError:
         raise HubGated(gated_message(repo_id)) from None
+    except errors.RevisionNotFoundError:
+        raise HubMissing(f"{repo_id} has no revision {_shown(revision)} on the Hub (a branch, tag or commit of it)") \
+            from None
     except errors.RepositoryNotFoundError:
         raise HubMissing(f"there is no model '{repo_id}' on the Hub (or it is private: log in with `hf auth login`)") from None
     except errors.OfflineModeIsEnabled:
@@ -482,23 +519,36 @@ def fetch(repo_id: str) -> HubModel:  # pragma: no cover - exercised by the opt-
     gguf = {f: s for f, s in files.items() if f.endswith(".gguf")}
     model = HubModel(repo_id=repo_id, revision=info.sha, config=config, params_by_dtype=params, bytes_by_dtype=nbytes,
                      gguf_files=gguf, origin="hub", fetched=date.today().isoformat())
-    _save_summary(model)
+    _save_summary(model, revision)
     return model
 
 
-def lookup(repo_id: str, *, refresh: bool = False) -> HubModel:
-    """The repository from the summary cache, the local Hugging Face cache, or the Hub (in that order,
-    the Hub only when allowed). Raises HubUnreachable when none of them has it."""
+def held(repo_id: str, revision: str | None = None) -> HubModel | None:
+    """The repository at a revision (none: main) as this machine holds it, from the summary cache or the local
+    Hugging Face cache, with no network; None when neither holds a config.json or GGUF files of it."""
+    if revision is not None:
+        check_revision(revision)
+    for found in (from_summary(repo_id, revision), from_hf_cache(repo_id, revision)):
+        if found is not None and (found.config is not None or found.gguf_files):
+            return found
+    return None
+
+
+def lookup(repo_id: str, revision: str | None = None, *, refresh: bool = False) -> HubModel:
+    """The repository at `revision` (a branch, tag or commit; none: main) from the summary cache, the local Hugging
+    Face cache, or the Hub (in that order, the Hub only when allowed). Raises HubUnreachable when none of them has
+    it."""
     if not REPO_ID.match(repo_id):
         raise HubMissing(f"'{repo_id}' is not a Hugging Face repository id (ORG/NAME)")
     if not refresh:
-        for source in (from_summary, from_hf_cache):
-            found = source(repo_id)
-            if found is not None and (found.config is not None or found.gguf_files):
-                return found
+        found = held(repo_id, revision)
+        if found is not None:
+            return found
+    elif revision is not None:
+        check_revision(revision)
     if not network_allowed():
         raise HubUnreachable(why_offline())
-    return fetch(repo_id)
+    return fetch(repo_id, revision) if revision is not None else fetch(repo_id)
 
 
 __all__ = [
@@ -510,12 +560,16 @@ __all__ = [
     "HubNoAnswer",
     "HubUnreachable",
     "allow_network",
+    "check_revision",
     "count_tensors",
     "fetch",
     "from_hf_cache",
     "gated_message",
+    "held",
     "hf_cache_dir",
     "lookup",
     "network_allowed",
     "safetensors_header",
+    "split_revision",
+    "with_revision",
 ]

@@ -366,12 +366,64 @@ def find_model(query: str) -> ModelArch:
     if size:
         return model_from_size(*size)  # a bare size, or the id model_from_size gave it ('generic-744b-a40b')
     by_id = _by_id("models", models())
-    for candidate, index in _model_candidates(text.lower()):
-        key = normalise(candidate)
-        if key in index:
-            return by_id[index[key]]
+    named = catalog_named(text)
+    if named is not None:
+        return by_id[named]
+    held = held_model(text)
+    if held is not None:
+        return held
     query = _VARIANT_SUFFIX.sub("", text.lower())
     return _lookup("model", query, model_index(), by_id)
+
+
+def held_model(spec: str) -> ModelArch | None:
+    """A Hugging Face repo id ('ORG/NAME', or 'ORG/NAME@REVISION') that this machine holds, read from this tool's
+    summary of the Hub or the local Hugging Face cache with no network; None for any other text, or a repository
+    held with files no model could have (resolve_model says what is wrong with them). The conversation, the tools
+    and the CLI read one such repo id the same way. Kept per folder state: a download seen at the next call."""
+    from gpu_advisor.knowledge import hub
+
+    repo, revision = hub.split_revision(spec.strip())
+    if not hub.REPO_ID.match(repo):
+        return None
+    where = tuple((str(d), _mtime(d)) for d in (hub.hf_cache_dir(), hub.summary_dir()) if d is not None)
+    return _held_model(repo, revision, where)
+
+
+def _mtime(folder: Path) -> int:
+    try:
+        return folder.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+@lru_cache(maxsize=256)
+def _held_model(repo: str, revision: str | None, _where: tuple) -> ModelArch | None:
+    from gpu_advisor.knowledge import hub
+    from gpu_advisor.knowledge.loader import KnowledgeError
+
+    try:
+        found = hub.held(repo, revision)
+        return None if found is None else _at_revision(model_from_hub(found), revision)
+    except (KnowledgeError, ValueError, OSError):
+        return None
+
+
+def _at_revision(m: ModelArch, revision: str | None) -> ModelArch:
+    """A repository's model named with the revision asked ('ORG/NAME@v1.0'), so that its headline and the model
+    spec read back from it say which checkpoint was sized; as it is for none."""
+    if not revision:
+        return m
+    return m.model_copy(update={"id": f"{m.id}@{revision}", "name": f"{m.name}@{revision}"})
+
+
+def catalog_named(text: str) -> str | None:
+    """The catalog id a name or repo id names exactly (its -Instruct/-Chat variant suffix aside), or None."""
+    for candidate, index in _model_candidates(text.strip().lower()):
+        key = normalise(candidate)
+        if key in index:
+            return index[key]
+    return None
 
 
 def _model_candidates(text: str):
@@ -527,12 +579,21 @@ def model_from_hub(hm) -> ModelArch:
     return m.model_copy(update=update)
 
 
-def resolve_model(query: str) -> ModelArch:
+def resolve_model(query: str, revision: str | None = None) -> ModelArch:
     """Any model: a catalog name, a config.json or folder, a bare size, then a Hugging Face repo id
     through the Hub (its cache first; the network only when allowed). Offline or unreachable, a repo id
-    falls back to the size in its name, and the model's notes say so."""
+    falls back to the size in its name, and the model's notes say so. A revision (`revision`, or
+    'ORG/NAME@REVISION'): that branch, tag or commit of the repository, never the catalog's record nor a
+    size read from the name; not held and not reached, it is refused in one line."""
     from gpu_advisor.knowledge import hub
 
+    repo, said = hub.split_revision(query.strip())
+    if revision is not None and said is not None and said != revision:
+        raise BadValue(f"two revisions for {repo}: '{said}' in the name and '{revision}' asked; give one",
+                       "two_revisions")
+    revision = revision if revision is not None else said
+    if revision is not None:
+        return _resolve_revision(repo, revision)
     try:
         return find_model(query)
     except NotFound:
@@ -550,6 +611,25 @@ def resolve_model(query: str) -> ModelArch:
             raise
     except hub.HubMissing as e:
         raise NotFound("model", repo, [], reason=str(e)) from None
+
+
+def _resolve_revision(repo: str, revision: str) -> ModelArch:
+    """A repository at a revision, from this machine's caches or the Hub: the revision pins a checkpoint, so
+    neither the catalog's record of the repository nor the size in its name stands in for it."""
+    from gpu_advisor.knowledge import hub
+
+    hub.check_revision(revision)
+    spec = hub.with_revision(repo, revision)
+    if not hub.REPO_ID.match(repo):
+        raise NotFound("model", spec, [], reason="a revision is of a Hugging Face repository: give ORG/NAME")
+    try:
+        return _at_revision(model_from_hub(hub.lookup(repo, revision)), revision)
+    except hub.HubUnreachable as e:
+        why = (f"this machine holds no revision '{revision}' of {repo} (the Hugging Face cache and this tool's "
+               f"summaries), and the Hub was not consulted ({e})")
+        raise (HubNotReached if isinstance(e, hub.HubNoAnswer) else NotFound)("model", spec, [], why) from None
+    except hub.HubMissing as e:
+        raise NotFound("model", spec, [], reason=str(e)) from None
 
 
 def model_summary(m: ModelArch) -> dict:
@@ -706,6 +786,7 @@ __all__ = [
     "find_precision",
     "find_topic",
     "find_topics",
+    "held_model",
     "line_sibling",
     "model_from_hub",
     "model_from_size",

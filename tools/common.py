@@ -25,7 +25,8 @@ MAX_COUNT = 10_000_000
 
 # What an input several tools share means: the one text each schema (MCP, LangChain, the CLI's JSON
 # schema) gives an agent for it.
-MODEL_HELP = "catalog name, HF repo id, path to config.json, or a size like 27B or 30B-A3B"
+MODEL_HELP = ("catalog name, HF repo id (ORG/NAME@REV for a branch, tag or commit), path to config.json, or a size "
+              "like 27B or 30B-A3B")
 GPU_HELP = ("GPU: catalog id or name (h100-sxm, rtx-4090, 'A100 80GB'), an Apple chip with its memory ('M3 Max "
             "36GB'), or custom:memory=96GB,bandwidth=1.8TB/s,bf16=500")
 PRECISION_HELP = "weight format: bf16, fp16, fp8, int8, int4, gptq-int4, awq, nf4, or GGUF q8_0, q4_k_m ..."

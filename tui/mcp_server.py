@@ -21,7 +21,6 @@ each tool's schema. stdio by default; streamable HTTP with `--http PORT`.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import os
@@ -563,6 +562,7 @@ def _has_odd_id(body: bytes) -> bool:
 def _answer_odd_ids(app: Any) -> Any:
     """Over HTTP as over stdio: a request whose id is an object, a list, a fraction or a truth value gets
     the protocol's Invalid Request error (HTTP 400), not the SDK's silent 202 for a notification."""
+    import asyncio  # (here, not at the top: the module is loaded by every command's parser)
 
     async def check(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST":
@@ -606,6 +606,8 @@ def _answer_odd_ids(app: Any) -> Any:
 def _until(receive: Any, deadline: float) -> Any:
     """An ASGI receive that ends a request body still arriving at `deadline` (a disconnect, so the SDK stops
     waiting for it); after the body, messages pass through unbounded (a client listening for the answer)."""
+    import asyncio  # (here, not at the top: the module is loaded by every command's parser)
+
     whole = False
 
     async def timed() -> dict[str, Any]:

@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.generation import text_model
+from gpu_advisor.assistant.reading.hub_names import is_repo
 from gpu_advisor.assistant.reading.hybrid import hybrid_name
 from gpu_advisor.assistant.reading.names import family_words, same_shape
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -81,6 +82,8 @@ def closest_names(m: Message) -> None:
     """Say the closest record for each name read short of its version; resolve an unknown name that extends a
     catalog id or carries a catalog expert marker to that model, said the same way."""
     for start, end, model_id in m.names:
+        if is_repo(model_id):
+            continue  # a repository this machine holds: sized as itself (reading.hub_names)
         typed = m.text[start:end]
         extra = _version_after(m, end, model_id)
         if extra is None and not _versions_differ(typed, model_id):

@@ -12,6 +12,7 @@ from gpu_advisor.assistant.reading.cards import elided_siblings, lone_servers, o
 from gpu_advisor.assistant.reading.cjk_names import cjk_unknown_model
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.encoder_job import find_candidates
+from gpu_advisor.assistant.reading.hub_names import held_repos
 from gpu_advisor.assistant.reading.mac_said import unsold_mac
 from gpu_advisor.assistant.reading.names import find_engines, find_gpus, find_models
 from gpu_advisor.assistant.reading.output_said import relabel_said
@@ -131,7 +132,8 @@ class Message:
 def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     """Clean the message, find and mask model and GPU names, and give every quantity its role."""
     text = clean(raw)
-    names = find_models(text)
+    held = held_repos(text, raw)  # a repo id the Hugging Face cache holds: that repository, before any catalog name
+    names = sorted(held + find_models(mask(text, held)))
     masked = mask(text, names)
     engines = find_engines(text)
     vendors = [(x.start(), x.end(), "api") for x in word_pattern("usage.api_vendor_span").finditer(text)]
@@ -164,6 +166,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     msg.engines = engines
     msg.counted = counted
     msg.per_server = per_server
+    msg.notes += [("note.model_held", {"name": repo}) for _s, _e, repo in held[:1]]
     msg.notes += [note for note in (*unsold, *card_notes, *outside, *unsized_notes, servers) if note] \
         + variant_notes(text, names, raw) + [note for note in (line_named(text, names),) if note]
     msg.unknown_card = waiting[:2] if waiting else None

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from gpu_advisor.tui.cli.values import db_path, model_spec
+from gpu_advisor.tui.cli.values import db_path, model_spec, revision_name
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.history import HistoryStore
@@ -186,6 +186,9 @@ DB = arg("--db", type=db_path, default=None, metavar="PATH",
          help="history database (default: $GPU_ADVISOR_DB or the user data folder)")
 MODEL = arg("--model", "-m", type=model_spec, required=True, metavar="M", complete="model",
             help="catalog name, HF repo id, path to config.json, or a size like 27B or 26B-A3.8B")
+REVISION = arg("--revision", type=revision_name, default=None, metavar="REV",
+               help="with a Hugging Face repo id: the branch, tag or commit to size (default: main); the same as "
+               "--model ORG/NAME@REV")
 REGION = arg("--region", choices=("global", "us", "eu", "china"), default=Setting("region"))
 ENGINES = ("transformers", "vllm", "sglang", "llama.cpp")
 
@@ -240,6 +243,25 @@ def allow_network() -> None:
     from gpu_advisor.knowledge import hub
 
     hub.allow_network(True)
+
+
+def fold_revision(args: argparse.Namespace) -> None:
+    """--revision into the model spec ('ORG/NAME@REV'), which every tool reads; refused in one line for a model
+    that is no Hugging Face repo id or that names a revision of its own already."""
+    revision = getattr(args, "revision", None)
+    field = "model" if hasattr(args, "model") else "id"
+    model = getattr(args, field, None)
+    if revision is None or not isinstance(model, str):
+        return
+    from gpu_advisor.assistant.terminal import quoted
+    from gpu_advisor.knowledge import hub
+
+    repo, said = hub.split_revision(model.strip())
+    if said is not None:
+        raise UsageError(f"--revision {quoted(revision)} and {quoted(model)} both name a revision; give one")
+    if not hub.REPO_ID.match(repo):
+        raise UsageError(f"--revision is for a Hugging Face repo id (ORG/NAME), not {quoted(model)}")
+    setattr(args, field, hub.with_revision(repo, revision))
 
 
 def warn_name_only(args: argparse.Namespace) -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from gpu_advisor.tools.price_sources import PriceSources, price_sources
 from gpu_advisor.tui.cli.base import JSON, Commands, UsageError, arg
+
+if TYPE_CHECKING:
+    from gpu_advisor.tools.price_sources import PriceSources
 
 commands = Commands()
 
@@ -25,6 +28,7 @@ def _show(query: str, as_json: bool) -> None:
     """One card: every field, the engines that run on it and its price range."""
     from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.tools.cost import try_price
+    from gpu_advisor.tools.price_sources import price_sources
     from gpu_advisor.tui.format import plain
 
     g = find_gpu(query)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from gpu_advisor.tui.cli.base import JSON, Commands, UsageError, allow_network, arg
+from gpu_advisor.tui.cli.base import JSON, REVISION, Commands, UsageError, allow_network, arg
 from gpu_advisor.tui.format import plain
 
 commands = Commands()
@@ -16,12 +16,16 @@ commands = Commands()
     "models", "the model catalog; 'models show ID' for the shape of any model",
     arg("action", nargs="?", choices=("show",), help="show: resolve one model and print its shape"),
     arg("id", nargs="?", complete="model", help="a catalog name, Hugging Face repo id, config.json path or size"),
+    REVISION,
     JSON,
-    examples=("gpu-advisor models", "gpu-advisor models --json"))
+    examples=("gpu-advisor models", "gpu-advisor models --json",
+              "gpu-advisor models show ibm-granite/granite-3.3-8b-instruct --revision main"))
 def cmd_models(args: argparse.Namespace) -> None:
     from gpu_advisor.knowledge import models, show_model
     from gpu_advisor.tui.format import table
 
+    if args.revision is not None and args.action != "show":
+        raise UsageError("--revision goes with models show ORG/NAME")
     if args.action == "show":
         if not args.id:
             raise UsageError("models show needs a model: gpu-advisor models show Qwen/Qwen2.5-72B-Instruct")

@@ -124,8 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args is None:
             return open_app(argv[1] if argv else None)
         if args.command in HUB_COMMANDS:
-            from gpu_advisor.tui.cli.base import allow_network, warn_name_only
+            from gpu_advisor.tui.cli.base import allow_network, fold_revision, warn_name_only
 
+            fold_revision(args)
             allow_network()
             warn_name_only(args)
         status = _handler(args)(args)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from gpu_advisor.tui.cli.base import MODEL, SIZING_OUTPUT, Commands, UsageError, arg, emit
+from gpu_advisor.tui.cli.base import MODEL, REVISION, SIZING_OUTPUT, Commands, UsageError, arg, emit
 from gpu_advisor.tui.cli.sizing import size
 from gpu_advisor.tui.cli.values import fraction, positive_float, positive_int
 
@@ -20,7 +20,7 @@ def _ms(seconds: float) -> str:
 
 @size.command(
     "embedding", "GPUs to serve an embedding or reranking model at a rate (prefill only: nothing generated)",
-    MODEL,
+    MODEL, REVISION,
     arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--rps", type=positive_float, default=None, metavar="R", help="requests per second (a reranker: queries)"),
     arg("--documents", type=positive_int, default=None, metavar="N", help="a corpus to embed once, with --within-hours"),
@@ -69,7 +69,7 @@ def cmd_size_embedding(args: argparse.Namespace) -> None:
 
 @size.command(
     "lora", "many LoRA adapters on one base model: memory per adapter, GPU slots, system memory, throughput cost",
-    MODEL,
+    MODEL, REVISION,
     arg("--loras", type=positive_int, required=True, metavar="N", help="adapters served on the base model"),
     arg("--lora-rank", type=positive_int, default=16, metavar="R", help="the adapters' rank (the largest)"),
     arg("--targets", choices=("all-linear", "attention"), default=None,
@@ -103,7 +103,7 @@ def cmd_size_lora(args: argparse.Namespace) -> None:
 
 @size.command(
     "offload", "part of a model (or of idle conversations' KV cache) in system memory: its speed and RAM",
-    MODEL,
+    MODEL, REVISION,
     arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--engine", choices=("llama.cpp", "vllm"), default="llama.cpp",
         help="llama.cpp: layers (-ngl) or a MoE model's experts (--n-cpu-moe) read by the CPU; vLLM: "

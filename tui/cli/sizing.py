@@ -16,6 +16,7 @@ from gpu_advisor.tui.cli.base import (
     ENGINES,
     MODEL,
     REGION,
+    REVISION,
     SIZING_OUTPUT,
     Commands,
     Setting,
@@ -108,7 +109,7 @@ def exchange_note(currency: str) -> list[str]:
 
 @size.command(
     "inference", "memory to serve a model",
-    MODEL,
+    MODEL, REVISION,
     arg("--precision", "-p", default=None, metavar="P", complete="precision", help=NATIVE_HELP),
     arg("--kv-precision", default=None, metavar="P", complete="precision"),
     arg("--context", type=positive_int, default=4096, metavar="N", help="tokens per sequence"),
@@ -176,7 +177,7 @@ def cmd_size_inference(args: argparse.Namespace) -> None:
 
 @size.command(
     "training", "memory to fine-tune a model",
-    MODEL,
+    MODEL, REVISION,
     arg("--method", choices=("full", "lora", "qlora"), required=True),
     arg("--precision", default="bf16", metavar="P", complete="precision", help="compute precision (bf16 or fp16)"),
     arg("--base-precision", default=None, metavar="P", help="QLoRA base format: nf4 (default), int8, or a "
@@ -237,7 +238,7 @@ def cmd_size_training(args: argparse.Namespace) -> None:
 
 @size.command(
     "serving", "GPUs and replicas to serve a request rate within latency targets",
-    MODEL,
+    MODEL, REVISION,
     arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--rps", type=positive_float, default=None, metavar="R", help="requests per second at the busiest time"),
     arg("--rpm", type=positive_float, default=None, metavar="R", help="requests per minute"),
@@ -331,7 +332,7 @@ def cmd_size_serving(args: argparse.Namespace) -> None:
 
 @commands.command(
     "speed", "decode and prefill tokens/s",
-    MODEL,
+    MODEL, REVISION,
     arg("--precision", "-p", default=None, metavar="P", complete="precision", help=NATIVE_HELP),
     arg("--kv-precision", default=None, metavar="P", complete="precision"),
     arg("--gpu", required=True, metavar="G", complete="gpu"),
@@ -370,7 +371,7 @@ def cmd_speed(args: argparse.Namespace) -> None:
 
 @commands.command(
     "fit", "on how many of a GPU does it fit, and what would make it fit",
-    MODEL,
+    MODEL, REVISION,
     arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--phase", choices=("serve", "train"), default="serve"),
     arg("--precision", "-p", default=None, metavar="P", complete="precision", help=NATIVE_HELP),
@@ -475,7 +476,7 @@ def cmd_cost(args: argparse.Namespace) -> None:
 
 @commands.command(
     "train-time", "hours and cost of a fine-tuning run",
-    MODEL,
+    MODEL, REVISION,
     arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--gpus", type=positive_int, default=1, metavar="N"),
     arg("--method", choices=("full", "lora", "qlora"), default="lora"),
@@ -512,7 +513,7 @@ def cmd_train_time(args: argparse.Namespace) -> None:
 
 @commands.command(
     "recommend", "rank GPU options for a workload",
-    MODEL,
+    MODEL, REVISION,
     arg("--phase", choices=tuple(PHASES), default="train-and-serve"),
     arg("--precision", "-p", default=None, metavar="P", complete="precision", help="serving weight format (default: the checkpoint's own, else int8)"),
     arg("--method", choices=("full", "lora", "qlora"), default="qlora"),

@@ -113,6 +113,17 @@ def framework_id(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def revision_name(text: str) -> str:
+    """A --revision value: a branch, tag or commit name of a repository ('main', 'v1.0', 'refs/pr/1', a commit hash),
+    never one with '..' or an empty part that would name a folder outside the repository's cache."""
+    from gpu_advisor.knowledge.hub import check_revision
+
+    try:
+        return check_revision(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def model_spec(text: str) -> str:
     """A --model value; when it names a file (or a folder with config.json), that file must be a
     regular JSON file of sane size: no devices, FIFOs or endless files, no absurd nesting or numbers."""
