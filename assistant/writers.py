@@ -1166,11 +1166,9 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
             line += say(lang, "fig.replicas", replicas=best.replicas, per=per)
         lines += [line + say(lang, "fig.end"), ""] + chunk_lines(w, model_words(rec.model_name, lang), lang, token_count)
         lines += _choice_lines(answer, lang)
-    if w.deadline_hours is not None and best.job_hours is not None:
-        key = ("fig.deadline_met" if best.meets.get("deadline", True) else
-               "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")
-        lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
-    return lines
+    from gpu_advisor.assistant.deadline_margin import deadline_lines
+
+    return lines + deadline_lines(w, best, lang)  # with a batch job's slow end and first-hour check
 
 
 def _speed_words(w: Workload, best: Option, per_user: float, lang: str) -> str:
