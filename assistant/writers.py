@@ -34,6 +34,7 @@ from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_li
 from gpu_advisor.assistant.rent_unit_reply import rent_unit_lines
 from gpu_advisor.assistant.server_head import bought_head, partial_server, unit_note
 from gpu_advisor.assistant.serving_levers import lever_lines
+from gpu_advisor.assistant.thinking_words import thinking_lines
 from gpu_advisor.assistant.train_edge import EDGE_CODES, card_units, edge_sentence, fits_edge_line
 from gpu_advisor.assistant.user_price import near_budget_line
 from gpu_advisor.assistant.window_verdict import window_yes
@@ -1136,7 +1137,7 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]
         lines += _traffic_lines(rec, lang)
-        lines += e2e_lines(rec, lang)
+        lines += e2e_lines(rec, lang) + thinking_lines(rec, lang)  # a reasoning model's wait (tools.thinking_wait)
         from gpu_advisor.assistant.shape_words import shape_lines
 
         lines += shape_lines(rec, lang)
