@@ -446,7 +446,9 @@ def headline(rec: Recommendation, lang: str) -> str:
     against = _buy_not_paying(rec, lang)
     if against is not None:
         return against
-    action = "head.use_uncounted" if _yours_uncounted(rec) else "head.unpriced" if unpriced else f"head.{rec.action}"
+    bought = unpriced and rec.action == "buy" and rec.workload.preference == "buy"  # a purchase said, no price on record
+    action = ("head.use_uncounted" if _yours_uncounted(rec) else "head.unpriced" if unpriced and not bought
+              else f"head.{rec.action}")
     server = rec.action == "buy" and not unpriced and bool(best.purchase_usd) and partial_server(best)
     head = "## " + (bought_head(best, job, lang, lambda usd: cash(usd, rec)) if server  # the server, its price
                     else say(lang, action, option=plan_words(best, lang), job=job))
@@ -455,7 +457,7 @@ def headline(rec: Recommendation, lang: str) -> str:
         # one person at home: what runs on their own card, and how fast, is the answer
         head += say(lang, "head.home_speed", model=_model_name(rec, lang), precision=best.precision,
                     tps=tps(best.decode_tokens_per_s))
-    head += unit_note(best, rec.action, unpriced, server, lang)
+    head += unit_note(best, rec.action, unpriced, server, lang, bought)
     if rec.training_run is not None:
         head += say(lang, "head.train_run", option=gpu_words(rec.training_run))
     return head

@@ -7,6 +7,8 @@ where to run, renting said, or cards of their own keep their own reading."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import pattern_rows, word_pattern
@@ -15,8 +17,9 @@ from gpu_advisor.assistant.reading.text import pattern_rows, word_pattern
 def data_kind(m: Message) -> str | None:
     """The kind of data said to stay on site ('patient', 'finance', 'classified', 'government'), 'stated' when only
     the site is said ('on-prem', '数据不出院'), None when neither is said (a negated mention is none)."""
+    typed = unicodedata.normalize("NFKC", m.raw).lower()  # the Chinese words as typed ('患者数据' is masked 'data')
     for pattern, kind in pattern_rows("data_on_site"):
-        if any(not negated(m.masked, x.start()) for x in pattern.finditer(m.masked)):
+        if any(not negated(text, x.start()) for text in (m.masked, typed) for x in pattern.finditer(text)):
             return str(kind)
     said = any(not negated(m.masked, x.start()) for x in word_pattern("on_prem_said").finditer(m.masked))
     return "stated" if said else None
