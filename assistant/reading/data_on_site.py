@@ -27,6 +27,8 @@ def data_kind(m: Message) -> str | None:
 
 def read_data_on_site(m: Message, u: Understanding, cloud: str | None) -> None:
     """Buy, with the note, where the data must stay on site and nothing said points at renting."""
+    if not u.updates.get("phase") and "rent_buy" not in u.intents:
+        return  # no job said ('will llama 8b hallucinate on medical notes?' asks of quality): nothing to buy yet
     kind = data_kind(m)
     if kind is None or cloud is not None or u.updates.get("owned") or u.updates.get("preference") == "rent" \
             or m.live("preference.rent_only"):  # 'rent or buy?' is a question (reading/hardware.read_preference)
