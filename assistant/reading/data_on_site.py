@@ -21,7 +21,8 @@ def data_kind(m: Message) -> str | None:
     for pattern, kind in pattern_rows("data_on_site"):
         if any(not negated(text, x.start()) for text in (m.masked, typed) for x in pattern.finditer(text)):
             return str(kind)
-    said = any(not negated(m.masked, x.start()) for x in word_pattern("on_prem_said").finditer(m.masked))
+    said = any(not negated(m.masked, x.start()) for x in word_pattern("on_prem_said").finditer(m.masked)) \
+        and not word_pattern("on_prem_choice").search(m.masked)  # 'cloud or on-prem?': asked, not a rule
     return "stated" if said else None
 
 
