@@ -37,15 +37,16 @@ def rent_note(o: Option, lang: str) -> str:
     return say(lang, "head.server_rent_unpriced")
 
 
-def unit_note(o: Option, action: str, unpriced: bool, server: bool, lang: str) -> str:
+def unit_note(o: Option, action: str, unpriced: bool, server: bool, lang: str, bought: bool = False) -> str:
     """What the headline says after the plan of a card sold in servers or priced nowhere: rented and unpriced, how it
     is rented (review BW #12); bought and unpriced, the server it comes in and a vendor to ask; bought on part of a
     server not already headed as the server, that it is sold only as whole servers."""
     if unpriced and action == "rent":
         return rent_note(o, lang)
-    if unpriced:
+    if unpriced:  # `bought`: a purchase said ('数据不出院'), so only the purchase price is missing
         whole = say(lang, "head.unit_part", unit=o.sold_in) if o.gpus % o.sold_in else ""
-        return say(lang, "head.unpriced_note", unit=whole + say(lang, "sep") if whole else "")
+        return say(lang, "head.unpriced_buy_note" if bought else "head.unpriced_note",
+                   unit=whole + say(lang, "sep") if whole else "")
     if action == "buy" and o.gpus % o.sold_in and not server:
         return say(lang, "head.unit", unit=o.sold_in)
     return ""

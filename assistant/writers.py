@@ -34,6 +34,7 @@ from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_li
 from gpu_advisor.assistant.rent_unit_reply import rent_unit_lines
 from gpu_advisor.assistant.server_head import bought_head, partial_server, unit_note
 from gpu_advisor.assistant.serving_levers import lever_lines
+from gpu_advisor.assistant.thinking_words import thinking_lines
 from gpu_advisor.assistant.train_edge import EDGE_CODES, card_units, edge_sentence, fits_edge_line
 from gpu_advisor.assistant.user_price import near_budget_line
 from gpu_advisor.assistant.window_verdict import window_yes
@@ -448,7 +449,9 @@ def headline(rec: Recommendation, lang: str) -> str:
     against = _buy_not_paying(rec, lang)
     if against is not None:
         return against
-    action = "head.use_uncounted" if _yours_uncounted(rec) else "head.unpriced" if unpriced else f"head.{rec.action}"
+    bought = unpriced and rec.action == "buy" and rec.workload.preference == "buy"  # a purchase said, no price on record
+    action = ("head.use_uncounted" if _yours_uncounted(rec) else "head.unpriced" if unpriced and not bought
+              else f"head.{rec.action}")
     server = rec.action == "buy" and not unpriced and bool(best.purchase_usd) and partial_server(best)
     head = "## " + (bought_head(best, job, lang, lambda usd: cash(usd, rec)) if server  # the server, its price
                     else say(lang, action, option=plan_words(best, lang), job=job))
@@ -457,7 +460,7 @@ def headline(rec: Recommendation, lang: str) -> str:
         # one person at home: what runs on their own card, and how fast, is the answer
         head += say(lang, "head.home_speed", model=_model_name(rec, lang), precision=best.precision,
                     tps=tps(best.decode_tokens_per_s))
-    head += unit_note(best, rec.action, unpriced, server, lang)
+    head += unit_note(best, rec.action, unpriced, server, lang, bought)
     if rec.training_run is not None:
         head += say(lang, "head.train_run", option=gpu_words(rec.training_run))
     return head
@@ -1143,7 +1146,7 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]
         lines += _traffic_lines(rec, lang)
-        lines += e2e_lines(rec, lang)
+        lines += e2e_lines(rec, lang) + thinking_lines(rec, lang)  # a reasoning model's wait (tools.thinking_wait)
         from gpu_advisor.assistant.shape_words import shape_lines
 
         lines += shape_lines(rec, lang)
@@ -1173,11 +1176,9 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
             line += say(lang, "fig.replicas", replicas=best.replicas, per=per)
         lines += [line + say(lang, "fig.end"), ""] + chunk_lines(w, model_words(rec.model_name, lang), lang, token_count)
         lines += _choice_lines(answer, lang)
-    if w.deadline_hours is not None and best.job_hours is not None:
-        key = ("fig.deadline_met" if best.meets.get("deadline", True) else
-               "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")
-        lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
-    return lines
+    from gpu_advisor.assistant.deadline_margin import deadline_lines
+
+    return lines + deadline_lines(w, best, lang)  # with a batch job's slow end and first-hour check
 
 
 def _speed_words(w: Workload, best: Option, per_user: float, lang: str) -> str:

@@ -376,6 +376,10 @@ class ModelArch(Record):
                                         "before the answer: the tokens of a typical answer, thinking included, sized "
                                         "when no output length is said; None: not a reasoning model",
     )
+    instruct_alternative: str | None = Field(
+        default=None, description="a reasoning model's non-reasoning model of the same size and layout (its base's "
+                                  "instruct model): the one to serve where waiting for its thinking is too slow",
+    )
     vision_params_b: float = Field(
         default=0, ge=0, description="vision tower + projector, billions; already counted in total_params_b"
     )

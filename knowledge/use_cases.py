@@ -23,6 +23,9 @@ class UseCase(Record):
     prompt_tokens: int = Field(gt=0, description="tokens of a typical prompt")
     output_tokens: int = Field(gt=0, description="tokens of a typical answer")
     context: int = Field(gt=0, description="tokens of context per conversation to size for")
+    thinking_wait_s: float | None = Field(None, gt=0, description="an interactive use: the most seconds a user waits "
+                                          "for a reasoning model's thinking before the answer; None: not interactive")
+    thinking_wait_source: str = ""
     writes_user_language: bool = Field(False, description="the text written is in the user's own language (a novel "
                                        "in Chinese): no model named, one strong in that language is taken")
 

@@ -69,6 +69,7 @@ from gpu_advisor.tools.cost import (
     try_price,
 )
 from gpu_advisor.tools.count_bought import count_bought_served, count_bought_why, count_bought_with_qlora
+from gpu_advisor.tools.deadline_margin import copies_for_deadline, slow_end_hours
 from gpu_advisor.tools.disagg import Disaggregation, disaggregation_for
 from gpu_advisor.tools.durations import hours_figure, seconds_figure
 from gpu_advisor.tools.home_card import home_short, in_home_file, more_cards
@@ -606,6 +607,8 @@ class Option(BaseModel):
     training_hours: float | None = None
     training_usd: float | None = None
     job_hours: float | None = Field(None, description="time to finish the job: a training run or a batch job")
+    job_hours_slow: float | None = Field(None, description="a batch job: job_hours at the slow end of the speed's "
+                                         "measured range (tools.deadline_margin)")
     needed_tokens_per_s: float | None = Field(None, description="a batch job with a deadline: the tokens per second "
                                               "it must write (or read) over the whole run to end by the deadline")
     job_usd: float | None = Field(None, description="rented cost of the job")
@@ -1157,15 +1160,16 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         return
     replicas = total // n
     hours /= replicas
+    slow = slow_end_hours(sp, items, tokens_in, written) / replicas  # the speed's slow end (tools.deadline_margin)
     planned = w.deadline_hours * (1 - DEADLINE_MARGIN) if w.deadline_hours else None
-    if planned and hours > planned and not all_cards:
-        replicas = min(math.ceil(hours / planned), max(1, MAX_BATCH_GPUS // n))
+    if planned and w.deadline_hours and not all_cards and (hours > planned or slow > w.deadline_hours):
+        replicas = min(copies_for_deadline(hours, slow, planned, w.deadline_hours), max(1, MAX_BATCH_GPUS // n))
     if not all_cards:
         replicas = _whole_instances(w, gpu, n, replicas)
     opt.replicas = replicas
     opt.gpus = n * replicas
     opt.decode_tokens_per_s = sp.decode_tokens_per_s
-    opt.job_hours = hours if all_cards else hours / replicas
+    opt.job_hours, opt.job_hours_slow = (hours, slow) if all_cards else (hours / replicas, slow / replicas)
     # over the whole run, prompts read in between: an encoder's tokens read, a generator's tokens written
     opt.aggregate_tokens_per_s = items * (written or tokens_in) / (opt.job_hours * 3600)
     if planned and w.deadline_hours:

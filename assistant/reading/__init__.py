@@ -44,6 +44,7 @@ from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods
 from gpu_advisor.assistant.reading.count_bought import read_count_bought
 from gpu_advisor.assistant.reading.count_why import read_count_why
+from gpu_advisor.assistant.reading.data_on_site import read_data_on_site
 from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
 from gpu_advisor.assistant.reading.engine_speed import read_engine_speed
 from gpu_advisor.assistant.reading.examples import (
@@ -192,6 +193,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned") \
             and ("rent_buy" not in u.intents or m.live("preference.rent_only") or cloud_only(m, cloud)):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting (asked 'buy or rent': neither yet)
+    read_data_on_site(m, u, cloud)  # '病历', 'patient records', '数据不出院': owned hardware, the reason said
     u.card_spec, u.unknown_card, u.unknown_count = m.card_spec, m.unknown_card, m.unknown_count
     if m.gives_up_model:
         u.ask["replaces_model"] = True  # "we could also do 8b if the 70b is too expensive": instead, not beside
