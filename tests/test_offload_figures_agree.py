@@ -45,7 +45,7 @@ def test_the_command_carries_the_split_the_answer_says(model: str, card: str) ->
     assert _flag(cmd.argv, "--n-cpu-moe") == said.get("--n-cpu-moe")
     note = next(n for n in cmd.notes if n.code == "offload")
     assert note.values["ram_gb"] == f"{o.ram_gb:,.1f}"  # the share the answer says, to the tenth
-    assert o.ram_needed_gb == pytest.approx(o.ram_gb + OS_RESERVE_GB)
+    assert o.ram_needed_gb == pytest.approx(round(o.ram_gb, 1) + OS_RESERVE_GB)  # the share said, and the reserve
     if o.mode == "experts":
         assert o.ngl > o.layers and o.cpu_moe_layers
     else:
@@ -72,7 +72,7 @@ def test_the_reply_says_each_figure_once(lang: str, card: str, model: str, ram: 
     assert len(ngl) == 1, ngl  # one -ngl in the text and the command
     moe = set(re.findall(r"--n-cpu-moe[ \\\n]+(\d+)", reply))
     assert len(moe) <= 1, moe
-    shares = re.findall(r"\((\d+(?:\.\d)?) GB; `llama-server", reply)
+    shares = re.findall(r"[（(](\d+(?:\.\d)?) GB[;；] ?`llama-server", reply)
     assert len(shares) == 1, reply
     note = re.findall(r"(?:about|大约) (\d+(?:\.\d)?) GB(?: of it)?\s*$", reply, re.M)
     assert note == shares, (note, shares)  # the command's note says the share the text says

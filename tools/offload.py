@@ -237,7 +237,7 @@ def offload(inp: OffloadInput) -> OffloadResult:
     pre_slow, pre_fast = full.prefill_tokens_per_s_range
     prefill = (1.0 / (1.0 / pre_slow + copied / (link_slow * 1e9 * UBATCH)),
                1.0 / (1.0 / pre_fast + copied / (link_fast * 1e9 * UBATCH)))
-    ram_needed = ram_bytes / 1e9 + OS_RESERVE_GB  # GB as ram_gb says them: the share and the reserve add up
+    ram_needed = round(ram_bytes / 1e9, 1) + OS_RESERVE_GB  # the share as the answer says it (GB, to the tenth) + the reserve
     ram_ok = None if inp.system_ram_gb is None else inp.system_ram_gb >= ram_needed
     ngl_flag = max(ALL_LAYERS_NGL, n_layers + 1) if mode == "experts" else ngl
     flags = f"-ngl {ngl_flag} --n-cpu-moe {cpu_moe}" if mode == "experts" and cpu_moe else f"-ngl {ngl_flag}"
