@@ -6,6 +6,8 @@ short. Every figure is the offload tool's (recorded with the plan); the words ar
 
 from __future__ import annotations
 
+import math
+
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.writers import tps
 from gpu_advisor.tools.recommend import Recommendation
@@ -25,5 +27,5 @@ def offload_speed(rec: Recommendation, lang: str) -> str | None:
                precision=o.precision.upper(), flags=o.flags, low=tps(low), high=tps(high),
                whole=tps(o.all_on_card_tokens_per_s))
     if o.ram_ok is False:
-        line += say(lang, "literal.speed_offload_ram", ram=f"{o.ram_needed_gb:.0f}")
+        line += say(lang, "literal.speed_offload_ram", ram=f"{math.ceil(o.ram_needed_gb):,}")
     return line

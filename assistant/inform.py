@@ -495,8 +495,9 @@ def engine_choice(ctx: Context) -> str:
     if rec and rec.best and rec.best.engine:
         app = ctx.profile.get("engine_app") if rec.best.engine == "llama.cpp" else None
         app_words = ctx.say("engine_app.name", app=APP_NAMES.get(app, app)) if app else None
+        lead = rec.offload if rec.offload_leads and rec.offload is not None else None  # the headline's own card
         lines.append(ctx.say("info.engine.plan", engine=app_words or rec.best.runtime or _engine(rec.best.engine).name,
-                             option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
+                             option=f"{lead.gpus} × {lead.gpu}" if lead else f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return "\n".join(lines)
 
 

@@ -7,6 +7,7 @@ Words: catalog buy2.moe.*."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say
@@ -86,7 +87,7 @@ def moe_budget_block(answer: Any, lang: str, money: Any) -> str:
     if built is not None:
         gpu, r = built
         lo, hi = r.decode_tokens_per_s_range
-        lines.append(say(lang, "buy2.moe.offload", card=gpu.name, price=money(gpu.buy_price_usd), ram=f"{r.ram_needed_gb:,.0f}",
+        lines.append(say(lang, "buy2.moe.offload", card=gpu.name, price=money(gpu.buy_price_usd), ram=f"{math.ceil(r.ram_needed_gb):,}",
                          gpu_gb=f"{r.gpu_gb:,.0f}", tps=f"{r.decode_tokens_per_s:,.0f}", lo=f"{lo:,.0f}", hi=f"{hi:,.0f}",
                          flags=r.flags, users=w.users))
     small = _smaller(w)

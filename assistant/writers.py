@@ -44,6 +44,7 @@ from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools.common import Explained
 from gpu_advisor.tools.cost import HOURS_PER_MONTH, few_offers, offer_spread
 from gpu_advisor.tools.durations import hours_figure, seconds_figure
+from gpu_advisor.tools.offload import OS_RESERVE_GB
 from gpu_advisor.tools.queueing import (
     MAX_UTILISATION,
     P99,
@@ -786,7 +787,7 @@ def _offload_lines(rec: Recommendation, lang: str, app: str | None = None) -> li
     figures = {"model": model_words(o.model, lang), "precision": o.precision.upper(), "layers": o.layers,
                "on_card": on_card, "flags": o.flags, "ram_gb": f"{o.ram_gb:,.1f} GB", "tps": tps(o.decode_tokens_per_s),
                "slow": tps(slow), "fast": tps(fast), "full": tps(o.all_on_card_tokens_per_s),
-               "ram_needed": f"{math.ceil(o.ram_needed_gb):,} GB", "ram": ram}
+               "ram_needed": f"{math.ceil(o.ram_needed_gb):,} GB", "reserve": f"{OS_RESERVE_GB:g}", "ram": ram}
     if o.mode == "experts":
         return [say(lang, "answer.offload_experts", n=o.cpu_moe_layers or 0, **figures), ""]
     pre = "-".join(f"{x:,.0f}" for x in o.prefill_tokens_per_s_range)
@@ -2574,7 +2575,7 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
     off = rec.offload
     if not fits and not training and option.owned and rec.offload_leads and off is not None:
         # your card runs it with part of it in system RAM, and the answer says so: yes on that card (review N1 #13)
-        ram = say(lang, "literal.offload_ram_ask", ram=f"{off.ram_needed_gb:.0f}") if off.ram_ok is None else ""
+        ram = say(lang, "literal.offload_ram_ask", ram=f"{math.ceil(off.ram_needed_gb):,}") if off.ram_ok is None else ""
         return say(lang, "literal.fits_offload", option=gpu_words(option, lang), used=gb(used),
                    capacity=gb(option.capacity_bytes), flags=off.flags, tps=tps(off.decode_tokens_per_s),
                    low=tps(off.decode_tokens_per_s_range[0]), high=tps(off.decode_tokens_per_s_range[1])) + ram

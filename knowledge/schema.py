@@ -28,7 +28,7 @@ SizedEngine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 NVIDIA_ARCHS: tuple[str, ...] = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")
 # NVIDIA architectures whose tensor cores take FP16 but not BF16 (Volta, Turing whitepapers).
 NO_BF16_ARCHS: tuple[str, ...] = ("volta", "turing")
-Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna3", "rdna3.5"]
+Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna3", "rdna3.5", "rdna4"]
 
 # The software stack each vendor's cards run; a record that disagrees is a typo.
 _VENDOR_STACK: dict[str, str] = {

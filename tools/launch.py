@@ -309,8 +309,9 @@ def _llamacpp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model
     cmd.checkpoint, cmd.checkpoint_format = f"{file_type.upper()} GGUF of {model.name}", file_type.upper()
     cmd.notes.append(LaunchNote(code="gguf_file", values={"format": file_type.upper(), "model": model.name}))
     slots = max(1, p.users)
-    # -ngl above the layer count puts the output layer on the card too (llama.cpp counts it as one more)
-    layers = offload.gpu_layers if offload is not None and offload.mode == "layers" else model.num_layers + 1
+    # -ngl above the layer count puts the output layer on the card too (llama.cpp counts it as one more); a split
+    # carries its own -ngl, the one its answer says (tools.offload)
+    layers = offload.ngl if offload is not None else model.num_layers + 1
     argv = [*flags.program, "-m", name, "-ngl", str(layers)]
     if offload is not None and offload.cpu_moe_layers:
         argv += ["--n-cpu-moe", str(offload.cpu_moe_layers)]
@@ -318,7 +319,7 @@ def _llamacpp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model
     if split:  # the card-side layers per card, in order: the first --n-cpu-moe layers are light on their card
         argv += ["-ts", ",".join(str(c) for c in split)]
     if offload is not None:
-        cmd.notes.append(LaunchNote(code="offload", values={"ram_gb": f"{offload.ram_needed_gb:,.0f}"}))
+        cmd.notes.append(LaunchNote(code="offload", values={"ram_gb": f"{offload.ram_gb:,.1f}"}))  # as the answer says
     argv += [*yarn_args(model, p.context, "llama.cpp"), "-c", str(p.context * slots), "-np", str(slots)]
     kv = (offload.kv_precision if offload is not None else o.kv_precision)  # the split's own cache type, if split
     kv = kv if kv in ("q8_0", "q4_0") else None

@@ -29,7 +29,6 @@ from gpu_advisor.knowledge.gguf import assign_types, normalise_file_type, type_b
 from gpu_advisor.knowledge.host_memory import host_links, pcie_link, ram_band
 from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.common import (
-    GIB,
     GPU_HELP,
     MAX_COUNT,
     MAX_LIST_ITEMS,
@@ -47,6 +46,9 @@ from gpu_advisor.tools.throughput import SpeedInput, speed
 OffloadMode = Literal["layers", "experts"]
 # What the operating system and the desktop keep of system RAM beside the model's share.
 OS_RESERVE_GB = 4.0
+# -ngl for every layer on the card (llama.cpp counts the output layer as one more; any value past the count works):
+# the usual spelling, raised for a model of more layers.
+ALL_LAYERS_NGL = 99
 # llama.cpp's prompt batches (n_ubatch): each copies the RAM-side weights to the card once.
 UBATCH = 512
 # Equal cards one computer holds for a layer split (a board's x16/x8 slots; 8 is a mining-style frame).
@@ -81,7 +83,9 @@ class OffloadResult(Explained):
     tensor_split: list[int] | None = Field(None, description="-ts: layers per card (the output layer counted on the "
                                                              "last), when the split is over several cards")
     gpu_gb_per_card: float = Field(0.0, description="GB on the fullest card")
-    gpu_layers: int = Field(description="-ngl: layers on the card")
+    gpu_layers: int = Field(description="layers on the card")
+    ngl: int = Field(description="the -ngl value of the flags (ALL_LAYERS_NGL when every layer is on the card): the "
+                                 "launch command carries the same")
     cpu_moe_layers: int | None = Field(None, description="--n-cpu-moe: layers whose routed experts stay in RAM")
     gpu_gb: float = Field(description="GB on the card, on all the cards together (weights, KV cache, buffers)")
     ram_gb: float = Field(description="GB of weights (and KV) kept in system RAM")
@@ -233,9 +237,10 @@ def offload(inp: OffloadInput) -> OffloadResult:
     pre_slow, pre_fast = full.prefill_tokens_per_s_range
     prefill = (1.0 / (1.0 / pre_slow + copied / (link_slow * 1e9 * UBATCH)),
                1.0 / (1.0 / pre_fast + copied / (link_fast * 1e9 * UBATCH)))
-    ram_needed = ram_bytes / GIB + OS_RESERVE_GB
+    ram_needed = round(ram_bytes / 1e9, 1) + OS_RESERVE_GB  # the share as the answer says it (GB, to the tenth) + the reserve
     ram_ok = None if inp.system_ram_gb is None else inp.system_ram_gb >= ram_needed
-    flags = (f"-ngl 99 --n-cpu-moe {cpu_moe}" if cpu_moe else "-ngl 99") if mode == "experts" else f"-ngl {ngl}"
+    ngl_flag = max(ALL_LAYERS_NGL, n_layers + 1) if mode == "experts" else ngl
+    flags = f"-ngl {ngl_flag} --n-cpu-moe {cpu_moe}" if mode == "experts" and cpu_moe else f"-ngl {ngl_flag}"
     # -ts shares count the layers llama.cpp puts on the cards, the output layer with them when -ngl passes the
     # layer count (llama-model.cpp load_tensors: layer i goes to the card whose cumulative share passes i / layers)
     tensor_split = None if cards == 1 or split is None else \
@@ -281,7 +286,7 @@ def offload(inp: OffloadInput) -> OffloadResult:
         model=model.name, model_id=model.id, gpu=gpu.name, gpus=cards, precision=precision.id,
         kv_precision=inp.kv_precision if inp.kv_precision not in (None, "f16") else None, mode=mode,
         layers=n_layers, tensor_split=tensor_split, gpu_gb_per_card=max(per_card) / 1e9,
-        gpu_layers=ngl, cpu_moe_layers=cpu_moe, gpu_gb=gpu_bytes / 1e9, ram_gb=ram_bytes / 1e9, ram_needed_gb=ram_needed,
+        gpu_layers=ngl, ngl=ngl_flag, cpu_moe_layers=cpu_moe, gpu_gb=gpu_bytes / 1e9, ram_gb=ram_bytes / 1e9, ram_needed_gb=ram_needed,
         ram_ok=ram_ok, decode_tokens_per_s=decode, decode_tokens_per_s_range=decode_range,
         all_on_card_tokens_per_s=full.decode_tokens_per_s, prefill_tokens_per_s_range=prefill, flags=flags, fits=fits,
         terms=terms, assumptions=assumptions, warnings=warnings)

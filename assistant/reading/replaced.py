@@ -24,7 +24,8 @@ def _read_replaced(m: Message, u: Understanding) -> None:
     old = {g for s, e, g, _n in m.gpus if rejected(m, s, e)}
     new = [(s, g, n) for s, e, g, n in m.gpus if not rejected(m, s, e)]
     said = {g for _s, g, _n in new}
-    if len(said) != 1 or len(old) > 1 or old & said or set(u.compare_gpus) - said or (not old and u.updates.get("owned")):
+    had = any(s in m.counted for s, _g, _n in new) or word_pattern("replaced_had").search(m.masked)
+    if len(said) != 1 or len(old) > 1 or old & said or set(u.compare_gpus) - said or (not old and u.updates.get("owned") and had):
         return  # 'sorry, we have 4 a100s': cards had, their count (premise.read_recount), no card put right
     cue = word_pattern("replaced_cue").search(m.masked)
     if not cue and not (old and word_pattern("replaced_order").search(m.masked)):
