@@ -45,6 +45,7 @@ from gpu_advisor.assistant.reading.costs import budget_periods
 from gpu_advisor.assistant.reading.count_bought import read_count_bought
 from gpu_advisor.assistant.reading.count_why import read_count_why
 from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
+from gpu_advisor.assistant.reading.draft_model import read_draft
 from gpu_advisor.assistant.reading.engine_speed import read_engine_speed
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
@@ -180,6 +181,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         else:
             u.updates[value[0]] = value[1]
     read_user_base(m, u)  # '用户大概一千人，工作时间用': the people who use it, not all of them at once
+    read_draft(m, u)  # 'llama 3.1 8b as draft for 70b': the draft recorded, the 70B of its family served
     if m.unknown:
         u.unknown_model = m.unknown[0]
         if m.unknown[1] and "model" not in u.updates and not any(code.startswith(("size_", "active_")) for code, _ in m.problems):
