@@ -30,6 +30,9 @@ from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.throughput import decode_step_seconds
 
 EAGLE_DRAFT_VOCAB = 32_000  # EAGLE-3 heads predict over a reduced vocabulary (their configs' draft_vocab_size)
+# The same tokenizer's embedding rows padded to another multiple (Qwen2.5 0.5B 151,936, Qwen2.5 32B 152,064): within
+# this share of each other; another tokenizer differs by far more (Llama 2 32,000, Llama 3 128,256)
+VOCAB_PAD = 0.01
 HEAD_BITS = 16  # heads and MTP layers run in 16 bits beside any weight format
 # Batches at which the speed-up is shown, so the answer can say where it fades
 BATCHES = (1, 8, 32, 128)
@@ -85,7 +88,7 @@ def pick_method(model_id: str) -> Method:
 def check_draft(model: ModelArch, draft: ModelArch) -> None:
     """A draft model proposes tokens the model checks by id: it needs the model's tokenizer (the same family and
     vocabulary) and fewer parameters."""
-    if draft.family != model.family or draft.vocab_size != model.vocab_size:
+    if draft.family != model.family or abs(draft.vocab_size - model.vocab_size) > VOCAB_PAD * model.vocab_size:
         raise ToolError(f"{draft.name} cannot draft for {model.name}: a draft model needs the same tokenizer "
                         f"(vocabularies {draft.vocab_size:,} and {model.vocab_size:,})")
     if draft.total_params_b >= model.total_params_b:

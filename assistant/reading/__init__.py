@@ -124,6 +124,7 @@ from gpu_advisor.assistant.reading.text import (
 from gpu_advisor.assistant.reading.thinking import read_thinking
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
 from gpu_advisor.assistant.reading.user_base import read_user_base
+from gpu_advisor.assistant.reading.user_speed import read_user_speed
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
@@ -312,6 +313,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_count_why(m, u)  # '为什么要3台服务器？两台不够吗': the plan's count asked why, a smaller one tried
     read_worth(m, u)  # 'is fp8 kv cache worth it or does it tank quality?', nothing to size: a verdict, no slot
     read_engine_speed(m, u)  # 'why is vllm so much faster than transformers': how, not which engine
+    read_user_speed(m, u)  # 'why does my tokens/s per user drop when more users hit vllm': the concept, beside a sizing
     read_slow_decode(m, u)  # 'why is my H100 so slow, only 40 tok/s on an 8b': the card's ceiling, the causes
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second_corrected(cut, pending, u, lambda text, said: understand(text, said, whole=False))

@@ -15,12 +15,14 @@ from gpu_advisor.knowledge import find_model, models
 if TYPE_CHECKING:  # reading.message prepares a message with find_draft
     from gpu_advisor.assistant.reading.message import Message, Understanding
 
-Span = tuple[int, int, str]  # (start, end, a catalog id or a size such as '8B')
+Span = tuple[int, int, str]  # (start, end, a catalog id, a size such as '8B', or EAGLE)
+EAGLE = "eagle3"  # an EAGLE head named as the draft: that method, no draft model
 
 
 def _models(masked: str, names: list[tuple[int, int, str]]) -> list[Span]:
     sizes = [(x.start(), x.end(), f"{float(x['n']):g}B") for x in word_pattern("draft_bare_size").finditer(masked)]
-    return sorted([*names, *sizes])
+    heads = [(x.start(), x.end(), EAGLE) for x in word_pattern("draft_eagle").finditer(masked)]
+    return sorted([*names, *sizes, *heads])
 
 
 def _near(start: int, end: int, found: list[Span], masked: str) -> Span | None:
@@ -72,6 +74,10 @@ def read_draft(m: Message, u: Understanding) -> None:
     """Record the draft model found (its size said alone: the served model's family at that size) and the model it
     drafts for said as a bare size: the draft's family at that size."""
     if m.draft is None:
+        return
+    if m.draft == EAGLE:  # 'eagle3 as the draft for llama 3.3 70b'
+        u.updates["speculative"] = EAGLE
+        u.updates.setdefault("phase", "serve")
         return
     target = u.updates.get("model")
     draft_size, target_size = _size(m.draft), _size(target) if isinstance(target, str) else None
