@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field
 
 from gpu_advisor.knowledge.speculative import Method, speculative_methods
+from gpu_advisor.tools import throughput
 from gpu_advisor.tools.common import ToolError
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.speculative import (
@@ -25,7 +26,6 @@ from gpu_advisor.tools.speculative import (
     pick_method,
     speculative,
 )
-from gpu_advisor.tools.throughput import SpeedInput, speed
 
 if TYPE_CHECKING:
     from gpu_advisor.tools.recommend import Option, Recommendation, Workload
@@ -125,7 +125,7 @@ def _at_one(rec: Recommendation, best: Option, tp: int, sized: Callable[[int, st
     assert s is not None and s.named is not None
     s.one = sized(1, s.named)
     try:
-        s.tokens_per_s_one = speed(SpeedInput(
+        s.tokens_per_s_one = throughput.speed(throughput.SpeedInput(
             model=rec.workload.model, precision=best.precision or "bf16", gpu=best.gpu, gpus=tp, pp=best.pp, batch=1,
             context=rec.workload.context, engine=best.engine, kv_precision=best.kv_precision)).decode_tokens_per_s
     except ToolError:
