@@ -403,6 +403,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False, monthly: boo
             return say(lang, "ack.model_an" if an else "ack.model", value=value)
         except (LookupError, ValueError):
             return str(value)
+    if slot == "draft_model":  # 'llama 3.1 8b as the draft': its name
+        return say(lang, "ack.draft_model", value=find_model(value).name)
     if slot in ("method", "region", "preference", "network", "redundancy", "speculative"):
         return say(lang, f"ack.{slot}", value=say(lang, f"{slot}.{value}"))
     if slot == "objective":

@@ -122,6 +122,7 @@ class Profile(BaseModel):
     shared_prefix_tokens: int | None = Field(None, gt=0, le=10_000_000)  # "all requests share a 3k token system prompt"
     prefix_hit_rate: float | None = Field(None, ge=0, le=1)  # "hit rate 70%": of that shared prefix
     speculative: Literal["draft", "eagle3", "mtp", "auto"] | None = None  # "with speculative decoding", "用MTP"
+    draft_model: str | None = None  # "llama 3.1 8b as the draft", "用X做草稿模型": the draft, a catalog id
 
 
     @field_validator("users_range")

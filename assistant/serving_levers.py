@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.launch_reply import command_lines
+from gpu_advisor.assistant.spec_verdict import draft_verdict_lines
+from gpu_advisor.knowledge import find_model
 from gpu_advisor.tools.launch import LaunchError, launch_for
 from gpu_advisor.tools.launch_levers import pool_commands
 from gpu_advisor.tools.recommend import Recommendation
@@ -56,7 +58,10 @@ def speculative_lines(rec: Recommendation, lang: str) -> list[str]:
     if s is None:
         return []
     if s.refused is not None:
-        return [say(lang, f"lever.spec.refused.{s.refused}", model=rec.model_name), ""]
+        draft = find_model(s.named).name if s.named else ""
+        return [say(lang, f"lever.spec.refused.{s.refused}", model=rec.model_name, draft=draft), ""]
+    if s.named is not None and s.one is not None:  # 'X as the draft, worth it?': its verdict (assistant.spec_verdict)
+        return draft_verdict_lines(rec, lang)
     r = s.result
     if r is None:
         return []

@@ -573,6 +573,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("shared_prefix_tokens", None, matters=serves),
     Slot("prefix_hit_rate", None, matters=serves),
     Slot("speculative", None, matters=serves),
+    Slot("draft_model", None, matters=serves),  # 'X as the draft': that draft model sized (tools.speculative_plan)
     Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one
 )}
 

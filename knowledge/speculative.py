@@ -31,6 +31,9 @@ class SpeculativeMethod(Record):
     heads: dict[str, str] = Field(default_factory=dict, description="model id -> EAGLE-3 head repository")
     mtp: dict[str, MtpLayers] = Field(default_factory=dict, description="model id -> its MTP layers")
     drafts: dict[str, str] = Field(default_factory=dict, description="model id -> draft model id")
+    share_max: float | None = Field(None, gt=0, lt=1, description="a draft model named with more parameters than "
+                                    "this share of the model's is large for it: the family's draft on record is "
+                                    "suggested beside it")
 
     @model_validator(mode="after")
     def _a_rate(self) -> SpeculativeMethod:

@@ -17,7 +17,7 @@ TOPICS = ["kv-cache", "quantization", "utilisation", "tensor-parallel", "nvlink"
           "prefill-decode", "ttft", "vram", "fine-tuning", "mfu", "best-gpu", "pipeline-parallel", "data-parallel",
           "sharded-training", "expert-parallel", "speculative-decoding", "continuous-batching", "prefix-caching",
           "paged-attention", "flash-attention", "attention-kinds", "gradient-checkpointing", "memory-bandwidth",
-          "tensor-throughput", "fp8-training", "mig", "time-slicing", "mps", "engine-speed"]
+          "tensor-throughput", "fp8-training", "mig", "time-slicing", "mps", "engine-speed", "per-user-speed"]
 
 
 def test_the_topic_ids_are_exactly_these():
@@ -33,7 +33,7 @@ def test_every_topic_has_titles_short_explanations_and_provenance(topic: Glossar
     assert any("\u4e00" <= ch <= "\u9fff" for ch in topic.zh)
     assert any("\u4e00" <= ch <= "\u9fff" for a in topic.aliases for ch in a), "needs a Chinese alias"
     assert all(a == a.lower() for a in topic.aliases)
-    assert topic.source and "2026-11-01" <= str(topic.as_of) <= "2026-12-05"  # dated when written (fp8-training later)
+    assert topic.source and "2026-11-01" <= str(topic.as_of) <= "2026-12-07"  # dated when written (fp8-training, per-user-speed later)
 
 
 def test_no_alias_names_two_topics_even_after_normalising():

@@ -25,7 +25,7 @@ NOT_READ = {"currency"}  # a setting, or said with a budget in yuan
 # the deadline said of a service becomes its go-live (engine), 'how many of our 16 H100s' (reading.fleet),
 # '一万五左右' (reading.budget_leeway), 'a used 3090 or a 4090' (reading.used_cards).
 READ_AFTER = {"go_live_hours", "fewest_owned", "owned_busy", "budget_leeway", "used_cards",
-              "rate_day_hours", "line_said", "only_bought",
+              "rate_day_hours", "line_said", "only_bought", "draft_model",  # a draft named (reading.draft_model)
               "user_groups"}  # the groups by job a count of people adds up to (reading.people_groups, assistant.user_groups)  # the hours a day's volume runs in (reading.usage), the line named before
 # ('rent or buy two 4090s': the count weighed for buying, reading.count_bought)
 # a size only another line has (engine); h-read3
@@ -83,7 +83,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "go_live_hours": 240.0, "fewest_owned": True, "owned_busy": 0.5, "budget_leeway": 10.0,
                "used_cards": ["rtx-3090"], "loras": 50, "lora_rank": 16, "encoder_job": "rerank",
                "candidates_per_query": 50, "only_sourced": True, "only_bought": True, "shared_prefix_tokens": 3000,
-               "prefix_hit_rate": 0.9, "speculative": "eagle3",
+               "prefix_hit_rate": 0.9, "speculative": "eagle3", "draft_model": "llama-3.2-1b",
                "user_groups": (("engineer", 3), ("product_manager", 10))}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():

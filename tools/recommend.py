@@ -407,6 +407,8 @@ class Workload(ToolInput):
     speculative: Literal["draft", "eagle3", "mtp", "auto"] | None = Field(
         None, description="speculative decoding asked for: a draft model of the family, an EAGLE-3 head, the "
         "model's MTP layers, or auto (its MTP layers when it has them, else an EAGLE-3 head; tools.speculative)")
+    draft_model: str | None = Field(None, description="speculative decoding with this draft model (said 'X as the "
+                                    "draft'); default the family's draft on record")
 
     @property
     def domestic_only(self) -> bool:

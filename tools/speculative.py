@@ -30,6 +30,9 @@ from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.throughput import decode_step_seconds
 
 EAGLE_DRAFT_VOCAB = 32_000  # EAGLE-3 heads predict over a reduced vocabulary (their configs' draft_vocab_size)
+# The same tokenizer's embedding rows padded to another multiple (Qwen2.5 0.5B 151,936, Qwen2.5 32B 152,064): within
+# this share of each other; another tokenizer differs by far more (Llama 2 32,000, Llama 3 128,256)
+VOCAB_PAD = 0.01
 HEAD_BITS = 16  # heads and MTP layers run in 16 bits beside any weight format
 # Batches at which the speed-up is shown, so the answer can say where it fades
 BATCHES = (1, 8, 32, 128)
@@ -50,6 +53,8 @@ class SpeculativeInput(ToolInput):
     acceptance: float | None = Field(None, gt=0, lt=1, description="chance each drafted token is accepted; default: "
                                      "the published range of the method")
     engine: SpecEngine = Field("vllm", description="the serving engine whose decode step is sped up")
+    draft: str | None = Field(None, description="method draft: the draft model asked for (a model of the same family "
+                              "and tokenizer, smaller); default the family's draft on record")
 
 
 class SpeculativeResult(Explained):
@@ -66,6 +71,7 @@ class SpeculativeResult(Explained):
     vllm_method: str = Field(description="vLLM --speculative-config method")
     draft_bytes: float = Field(description="draft weights and KV on one copy, all its GPUs together")
     draft_bytes_per_gpu: float
+    draft_share: float | None = Field(None, description="a draft model's parameters as a share of the model's")
 
 
 def pick_method(model_id: str) -> Method:
@@ -77,6 +83,16 @@ def pick_method(model_id: str) -> Method:
     if model_id in rows["eagle3"].heads:
         return "eagle3"
     return "draft" if model_id in rows["draft"].drafts else "eagle3"
+
+
+def check_draft(model: ModelArch, draft: ModelArch) -> None:
+    """A draft model proposes tokens the model checks by id: it needs the model's tokenizer (the same family and
+    vocabulary) and fewer parameters."""
+    if draft.family != model.family or abs(draft.vocab_size - model.vocab_size) > VOCAB_PAD * model.vocab_size:
+        raise ToolError(f"{draft.name} cannot draft for {model.name}: a draft model needs the same tokenizer "
+                        f"(vocabularies {draft.vocab_size:,} and {model.vocab_size:,})")
+    if draft.total_params_b >= model.total_params_b:
+        raise ToolError(f"{draft.name} is not smaller than {model.name}: a draft model must be")
 
 
 def _head_params(model: ModelArch, method: Method) -> float:
@@ -110,11 +126,12 @@ def speculative(inp: SpeculativeInput) -> SpeculativeResult:
         head_b = layers.params_b * 1e9 if layers.params_b else _head_params(model, "mtp")
         draft_words = f"{model.name}'s MTP layers"
     elif inp.method == "draft":
-        draft_id = row.drafts.get(model.id)
+        draft_id = resolve_model(inp.draft).id if inp.draft else row.drafts.get(model.id)
         if draft_id is None:
             raise ToolError(f"no draft model of {model.name}'s family on record (it needs the same tokenizer): use "
                             "eagle3" + (" or mtp" if model.id in speculative_methods()["mtp"].mtp else ""))
         draft_model = resolve_model(draft_id)
+        check_draft(model, draft_model)
         vllm_method = "draft_model"  # type: ignore[assignment]
         draft_words = draft_model.name
         repo = draft_model.hf_ids[0] if draft_model.hf_ids else None
@@ -184,5 +201,6 @@ def speculative(inp: SpeculativeInput) -> SpeculativeResult:
     return SpeculativeResult(
         model=model.name, method=inp.method, tokens=k, acceptance=(low, high), tokens_per_step=(e_low, e_high),
         speedup=(lo, hi), speedup_by_batch=batch_figures, faded=faded, draft=draft_words, draft_repo=repo,
-        vllm_method=vllm_method, draft_bytes=total, draft_bytes_per_gpu=total / inp.gpus, terms=terms,
+        vllm_method=vllm_method, draft_bytes=total, draft_bytes_per_gpu=total / inp.gpus,
+        draft_share=draft_model.total_params_b / model.total_params_b if draft_model is not None else None, terms=terms,
         assumptions=assumptions, warnings=warnings)

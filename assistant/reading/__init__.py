@@ -46,6 +46,7 @@ from gpu_advisor.assistant.reading.count_bought import read_count_bought
 from gpu_advisor.assistant.reading.count_why import read_count_why
 from gpu_advisor.assistant.reading.data_on_site import read_data_on_site
 from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
+from gpu_advisor.assistant.reading.draft_model import read_draft
 from gpu_advisor.assistant.reading.engine_speed import read_engine_speed
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
@@ -124,6 +125,7 @@ from gpu_advisor.assistant.reading.text import (
 from gpu_advisor.assistant.reading.thinking import read_thinking
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
 from gpu_advisor.assistant.reading.user_base import read_user_base
+from gpu_advisor.assistant.reading.user_speed import read_user_speed
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
@@ -181,6 +183,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         else:
             u.updates[value[0]] = value[1]
     read_user_base(m, u)  # '用户大概一千人，工作时间用': the people who use it, not all of them at once
+    read_draft(m, u)  # 'llama 3.1 8b as draft for 70b': the draft recorded, the 70B of its family served
     if m.unknown:
         u.unknown_model = m.unknown[0]
         if m.unknown[1] and "model" not in u.updates and not any(code.startswith(("size_", "active_")) for code, _ in m.problems):
@@ -312,6 +315,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_count_why(m, u)  # '为什么要3台服务器？两台不够吗': the plan's count asked why, a smaller one tried
     read_worth(m, u)  # 'is fp8 kv cache worth it or does it tank quality?', nothing to size: a verdict, no slot
     read_engine_speed(m, u)  # 'why is vllm so much faster than transformers': how, not which engine
+    read_user_speed(m, u)  # 'why does my tokens/s per user drop when more users hit vllm': the concept, beside a sizing
     read_slow_decode(m, u)  # 'why is my H100 so slow, only 40 tok/s on an 8b': the card's ceiling, the causes
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second_corrected(cut, pending, u, lambda text, said: understand(text, said, whole=False))

@@ -11,6 +11,7 @@ from gpu_advisor.assistant.reading.adapters import find_adapters
 from gpu_advisor.assistant.reading.cards import elided_siblings, lone_servers, outside_catalog, repeated_bare
 from gpu_advisor.assistant.reading.cjk_names import cjk_unknown_model
 from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.draft_model import find_draft
 from gpu_advisor.assistant.reading.encoder_job import find_candidates
 from gpu_advisor.assistant.reading.hub_names import held_repos
 from gpu_advisor.assistant.reading.mac_said import unsold_mac
@@ -117,6 +118,7 @@ class Message:
     named: set[int] = field(default_factory=set)  # starts of the counts named by a job ('30 PMs'): people, never a
     # bare answer to the question asked (reading.people_groups)
     rl_models: dict[str, str] = field(default_factory=dict)  # an RL run's other models by role ('reward', 'critic')
+    draft: str | None = None  # speculative decoding's draft model named ('X as draft'): a catalog id or a size
 
     def live(self, key: str) -> list[re.Match[str]]:
         """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a
@@ -156,19 +158,22 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     masked, loras, lora_rank = find_adapters(masked)  # '50 customer-specific LoRAs': no headcount, no method
     masked, candidates = find_candidates(masked)  # 'each with 50 candidates': no headcount, no corpus
     masked, names, rl_models = find_rl_models(text, masked, names)  # 'rm用7b的': the reward model, not the one trained
+    said = names  # every name said, the draft's too: none is a line named with no size ('llama 3.1' of 'llama 3.1 8b')
+    masked, names, draft = find_draft(masked, names)  # 'llama 3.1 8b as draft for 70b': the draft, not the one served
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   relabel_said(masked, relabel_lengths(masked, quantities(masked, lang))))
     msg.card_spec = spec
     msg.loras, msg.lora_rank = loras, lora_rank
     msg.candidates = candidates
     msg.rl_models = rl_models
+    msg.draft = draft
     msg.unknown = unknown
     msg.engines = engines
     msg.counted = counted
     msg.per_server = per_server
     msg.notes += [("note.model_held", {"name": repo}) for _s, _e, repo in held[:1]]
     msg.notes += [note for note in (*unsold, *card_notes, *outside, *unsized_notes, servers) if note] \
-        + variant_notes(text, names, raw) + [note for note in (line_named(text, names),) if note]
+        + variant_notes(text, said, raw) + [note for note in (line_named(text, said),) if note]
     msg.unknown_card = waiting[:2] if waiting else None
     msg.unknown_count = waiting[2] if waiting else 1
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
