@@ -102,6 +102,7 @@ from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.reading.tried import tried_out
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
+from gpu_advisor.assistant.server_recount import servers_recounted
 from gpu_advisor.assistant.rl_reward import reward_assumed
 from gpu_advisor.assistant.rl_turn import as_rl_figures, method_stale
 from gpu_advisor.assistant.said_phase import said_matters
@@ -867,9 +868,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         u.intents.add("whatif")  # answered against the plan on all of them
         _drop_note(u, turn, "note.servers_without_cards", lang)
     servers = next((int(v["servers"]) for k, v in u.notes if k == "note.servers_without_cards"), None)
-    if servers and profile.server_gpus and profile.owned and len(profile.owned) == 1 and "owned" not in updates:
-        # "actually 3 boxes not 4": the servers you own, of the cards already said
-        updates["owned"] = [f"{servers * profile.server_gpus}x {profile.owned[0].partition('x ')[2].strip()}"]
+    if servers and (recount := servers_recounted(servers, profile, updates)) is not None:
+        updates.update(recount)  # "actually 3 boxes not 4", "只有一台，8 张卡": the servers you own, of the cards said
         _drop_note(u, turn, "note.servers_without_cards", lang)
     elif servers and state.get("results") and not profile.owned and not {"owned", "only"} & set(updates):
         turn.servers = servers  # the plan on screen asked about in servers: answered from it (explain_node)
