@@ -55,6 +55,7 @@ from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.own_card_head import own_card_code
 from gpu_advisor.assistant.own_or_rent import with_own_or_rent
+from gpu_advisor.assistant.owned_consequence import with_consequence
 from gpu_advisor.assistant.owned_enough import owned_verdict
 from gpu_advisor.assistant.owned_fewer import owned_fewer
 from gpu_advisor.assistant.owned_fix import owned_fix_restricts_nothing
@@ -109,6 +110,7 @@ from gpu_advisor.assistant.rl_turn import as_rl_figures, method_stale
 from gpu_advisor.assistant.said_phase import said_matters
 from gpu_advisor.assistant.same_box import with_same_box
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
+from gpu_advisor.assistant.server_recount import servers_recounted
 from gpu_advisor.assistant.side_job import side_training
 from gpu_advisor.assistant.slots import personal_machine, use_context
 from gpu_advisor.assistant.subsidy_note import with_subsidy
@@ -119,6 +121,7 @@ from gpu_advisor.assistant.user_base import user_base_at_hours
 from gpu_advisor.assistant.user_groups import regroup
 from gpu_advisor.assistant.users_at_rate import fewer_in_flight, users_said
 from gpu_advisor.assistant.variant_switch import apply_variant
+from gpu_advisor.assistant.vlm_examples import example_images
 from gpu_advisor.assistant.which_kept import which_followed
 from gpu_advisor.assistant.worth import plan_example, worth_answer
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
@@ -126,7 +129,7 @@ from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
 from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.common import ToolError
-from gpu_advisor.tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS, PHASES
+from gpu_advisor.tools.phases import PHASES
 from gpu_advisor.tools.recommend import FOUR_BIT
 from gpu_advisor.tools.scale import SERVER_GPUS
 
@@ -767,8 +770,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["seq_len"] = int(each)
     if kept_example_length(u, updates, profile):
         _drop_note(u, turn, "note.example_tokens", lang)  # '50k samples now': at the length said before
-    if u.example_images and updates.get("train_examples"):
-        _image_examples(u, updates, updates.get("model") or profile.model, turn, lang)
+    if (images := example_images(u, updates, profile)) is not None:  # a vision model's examples: with their images
+        _drop_note(u, turn, "note.example_tokens", lang)
+        turn.notes.append(say(lang, images[0], **images[1]))
     _in_this_phase(updates, updates.get("phase", profile.phase))
     recount_by_length(u, profile, updates)  # 'sequences are 4k not 2k': the examples counted before, that long now
     if updates.get("phase", profile.phase) in ("fine-tune", "pretrain", "continued-pretrain") and "context" in updates \
@@ -871,9 +875,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         u.intents.add("whatif")  # answered against the plan on all of them
         _drop_note(u, turn, "note.servers_without_cards", lang)
     servers = next((int(v["servers"]) for k, v in u.notes if k == "note.servers_without_cards"), None)
-    if servers and profile.server_gpus and profile.owned and len(profile.owned) == 1 and "owned" not in updates:
-        # "actually 3 boxes not 4": the servers you own, of the cards already said
-        updates["owned"] = [f"{servers * profile.server_gpus}x {profile.owned[0].partition('x ')[2].strip()}"]
+    if servers and (recount := servers_recounted(servers, profile, updates)) is not None:
+        updates.update(recount)  # "actually 3 boxes not 4", "只有一台，8 张卡": the servers you own, of the cards said
         _drop_note(u, turn, "note.servers_without_cards", lang)
     elif servers and state.get("results") and not profile.owned and not {"owned", "only"} & set(updates):
         turn.servers = servers  # the plan on screen asked about in servers: answered from it (explain_node)
@@ -1564,23 +1567,6 @@ def _model_named_before(state: AdvisorState, text: str, current: str | None) -> 
     return next((str(m.id) for m in _models_said_before(state) if m.family == family), None)
 
 
-def _image_examples(u: Understanding, updates: dict[str, Any], model: str | None, turn: Turn, lang: str) -> None:
-    """'2万张图' to fine-tune a vision model on: each example is the model's image tokens plus its text, not a
-    text example's typical length (a text-only model keeps that length, and its note)."""
-    try:
-        image = find_model(model).image_tokens if model else None
-    except (LookupError, ValueError):
-        image = None
-    if not image:
-        return
-    n = int(updates["train_examples"])
-    each = image + IMAGE_EXAMPLE_TEXT_TOKENS
-    updates["train_tokens"] = float(n * each)
-    _drop_note(u, turn, "note.example_tokens", lang)
-    turn.notes.append(say(lang, "note.example_images", n=f"{n:,}", each=f"{each:,}", image=f"{image:,}",
-                          text=f"{IMAGE_EXAMPLE_TEXT_TOKENS:,}"))
-
-
 def _drop_note(u: Understanding, turn: Turn, key: str, lang: str) -> None:
     """A reader's note the conversation made moot (a budget's period, servers whose cards are known)."""
     said = {say(lang, k, **v) for k, v in u.notes if k == key}
@@ -1961,6 +1947,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             else "\n\n".join([*lead, text])
     text = with_kv_part(ahead + text + after, turn, filled, answer, lang, _recorder(config))  # '1) kv at 128k? 2) …'
     text, extra = with_fewer(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'only 2 nodes?'
+    text, extra = with_consequence(text, extra, state, answer, filled, lang, _recorder(config))  # '只有一台，8 张卡'
     text, extra = with_total_first(text, extra, turn.ask, answer, lang)  # 'how much vram in fp16, and on 2x h100?'
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
     text, extra = with_switch(text, extra, turn.ask, answer.recommend, lang, answer.moved)  # 'if we later switch to R1, same cards?'

@@ -150,6 +150,24 @@ def _memory(w: Any, old_method: str, new_method: str, old: Any, new: Any) -> dic
     return {"basis": basis, "old_bytes": a, "new_bytes": b, "times": max(a, b) / min(a, b)}
 
 
+def _other_caveats(w: Any, best: Any, lang: str) -> list[str]:
+    """What the other method's plan asks beyond its cards (review s29: a full fine-tune on 16 A6000 at 49.3 of 51.0 GB
+    each, beside a LoRA run on one server's 8): at the edge of memory (tools.train_margin: no room for what a run uses
+    beyond its estimate, so CPU offload or more cards in practice), and on your cards across servers, the fast network
+    it needs between them (the plan's own run stays on one server without it)."""
+    from gpu_advisor.tools.recommend import NODE_GPUS
+    from gpu_advisor.tools.train_margin import roomy
+
+    said: list[str] = []
+    used, cap = best.train_per_gpu_bytes or 0, best.capacity_bytes or 0
+    if used and cap and not roomy(used, cap, best.gpus):
+        said.append(say(lang, "switch.other_edge", share=f"{used / cap:.0%}", cap=gb(cap)))
+    per = (w.server_gpus if w is not None else None) or NODE_GPUS
+    if best.owned and best.gpus > per and (w is None or w.network != "fast"):
+        said.append(say(lang, "switch.other_servers", servers=str(-(-best.gpus // per))))
+    return said
+
+
 def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = None,
             verdict: str | None = None) -> tuple[str, dict[str, Any]] | None:
     """Two methods weighed in one message ('full finetune vs lora …, which one and what hardware'): the other
@@ -173,6 +191,7 @@ def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = Non
     line = say(lang, "switch.other_plan", name=_name(lang, other), cards=gpu_words(best), gb=gb(used),
                hours=hours(best.job_hours or 0)) + (say(lang, "switch.other_cost", cost=cash(best.job_usd, alt.recommend))
                                                     if best.job_usd is not None and not best.owned else "")
+    line += "".join(_other_caveats(alt.recommend.workload, best, lang))
     return line + say(lang, "fig.end") + "\n\n" + said[0], {**said[1], "weighed": True}
 
 

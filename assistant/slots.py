@@ -339,8 +339,8 @@ class Slot:
         if self.name == "utilisation" and (profile.get("phase") == "production" or profile.get("uptime")
                                            or profile.get("redundancy")):
             return 1.0  # a production service, or one with an availability target or redundancy, is up around the clock
-        if self.name == "batch_input_tokens" and _image_tokens(profile):
-            return _image_tokens(profile) + IMAGE_PROMPT_TOKENS
+        if self.name in ("batch_input_tokens", "seq_len") and (images := _with_images(self.name, profile)):
+            return images
         if self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return _encoder_limit(profile, self.default)
         if self.name == "context":  # the use's context (a coding assistant's 16k), held to what the model reads
@@ -400,6 +400,8 @@ class Slot:
         elif self.name in ("context", "batch_output_tokens"):  # sized from the use said, when one was
             return _context_words(lang, key, profile, self.default) if self.name == "context" \
                 else _output_words(lang, key, profile)
+        elif self.name == "seq_len":
+            return say(lang, key + "_images", tokens=f"{self.default_for(profile, lang) or 0:,}")
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
@@ -420,6 +422,16 @@ def _at_once(profile: Profile):
     from gpu_advisor.tools.traffic import PeakInput, peak_at_once, peak_share
 
     return peak_at_once(PeakInput(people=profile["population"], share=peak_share(bool(profile.get("population_daily")))))
+
+
+def _with_images(name: str, p: Profile) -> int | None:
+    """A batch item's prompt, or a training sequence, of a vision model's data with its images (None: the table's or
+    the tools' default): one image and its prompt a batch item; one example with its image a training sequence."""
+    if name == "seq_len":
+        from gpu_advisor.assistant.vlm_examples import example_sequence
+
+        return example_sequence(p)
+    return _image_tokens(p) + IMAGE_PROMPT_TOKENS if _image_tokens(p) else None
 
 
 def _image_tokens(p: Profile) -> int:

@@ -1118,6 +1118,19 @@ def _train_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
     return [line + say(lang, "fig.end"), "", *[x for f in run.findings for x in (finding_sentence(f, lang), "")]]
 
 
+def _vision_key(rec: Any) -> str:
+    """The vision tower's sentence: images cross-attended, images as tokens (in a fine-tune: the tower frozen under
+    adapters, trained in a full one), or a tower alone."""
+    w = rec.workload
+    if rec.image_state_mb:
+        return "fig.vision_cross"
+    if not rec.image_tokens:
+        return "fig.vision"
+    if w.spec.trains and not w.spec.pretrains:
+        return "fig.vision_train." + ("full" if w.method == "full" else "adapter")
+    return "fig.vision_tokens"
+
+
 def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
     rec = answer.recommend
     w, best = rec.workload, rec.best
@@ -1154,8 +1167,7 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
         tried = _tried_lines(best, lang) if best.owned or _named_by_user(w, best) else []  # not a rate plan's own pick
         lines += _layout_lines(best, lang) + tried + _serve_choice_lines(answer, lang)
     if rec.vision_params_b:
-        key = "fig.vision_cross" if rec.image_state_mb else "fig.vision_tokens" if rec.image_tokens else "fig.vision"
-        lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}",
+        lines += [say(lang, _vision_key(rec), model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}",
                       tokens=rec.image_tokens, mb=f"{rec.image_state_mb or 0:,.0f}"), ""]
     if w.spec.batch and best.job_hours is not None:
         from gpu_advisor.assistant.chunk_words import batch_totals, chunk_lines
