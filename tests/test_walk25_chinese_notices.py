@@ -240,3 +240,23 @@ def test_a_conversation_for_one_person_is_not_titled_1_users(text):
     conv.send(text)
     title = session_title(conv.state["profile"], conv.state["defaulted"], "en")
     assert title and "1 users" not in title and title.startswith("Serve Qwen2.5 32B")
+
+
+# ---------------------------------------------------------------- F1's key column
+
+
+@pytest.mark.parametrize("keymap", [{}, {"chat.focus_messages": "ctrl+up,alt+up"}, {"message.next": "down,j,n"}])
+@pytest.mark.parametrize("area", ["chat", "message", "sessions", "replay"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_keys_words_start_in_one_column_with_a_gap_before_them(lang, area, keymap):
+    """'Ctrl+Up / Alt+Up' filled the 16-cell key column and ran into its words ('Ctrl+Up / Alt+Up Move to…')."""
+    from rich.cells import cell_len
+
+    from gpu_advisor.tui.screens.help import help_text
+
+    rows = [line for line in help_text(keymap, lang, area).plain.splitlines() if line.startswith("  ")]
+    assert len(rows) > 40
+    for line in rows:
+        keys, gap, _what = re.match(r"  (\S(?:.*?\S)?)( {2,})(\S.*)", line).groups()  # two spaces at least
+        assert cell_len(f"  {keys}{gap}") == 18, line
+    assert any(line.startswith("  Ctrl+↑ / Alt+↑  ") for line in rows)
