@@ -2226,7 +2226,7 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         from gpu_advisor.assistant.card_moved import card_moved_line
         from gpu_advisor.assistant.moved import moved_line
 
-        line, answer.moved = moved_line(previous.get("inputs") or {}, answer.inputs, lang)  # "users 50 → 100"
+        line, answer.moved = moved_line(previous.get("inputs") or {}, answer.inputs, lang, old_best, answer.recommend.best)
         card = None if answer.beyond else card_moved_line(  # (beyond the machines weighed: said by assistant.phase_moved)
             answer.recommend, old_best, previous.get("inputs") or {}, answer.inputs, lang)
         if card:  # '如果租的话一年下来多少钱' moved 4 x 5090 to 1 x A800: what moved and why (review CE #10)

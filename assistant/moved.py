@@ -69,10 +69,23 @@ def _trains(inputs: dict[str, Any]) -> bool:
     return bool(spec and spec.trains)
 
 
-def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> tuple[str, list[dict[str, Any]]]:
-    """'**What moved**: model Llama 3.3 70B → Llama 3.1 8B; users 50 → 100.' from the tool inputs of the plan
-    before and of this one, and the values moved (for the answer's data); "" when none of the values a person
-    reads moved (or the plan before had no value)."""
+def _per_gpu(old_pick: dict[str, Any], new_pick: Any) -> tuple[float, float] | None:
+    """The memory each GPU holds in the pick before and in this one (serving's when this pick serves, else
+    training's), in GB as the answer shows them; None when either has none or it did not move."""
+    now = new_pick.model_dump(mode="json") if hasattr(new_pick, "model_dump") else dict(new_pick or {})
+    key = "serve_per_gpu_bytes" if now.get("serve_per_gpu_bytes") else "train_per_gpu_bytes"
+    old, new = (old_pick or {}).get(key), now.get(key)
+    if not old or not new or round(old / 1e9, 1) == round(new / 1e9, 1):
+        return None
+    return round(old / 1e9, 1), round(new / 1e9, 1)
+
+
+def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str, old_pick: dict[str, Any] | None = None,
+               new_pick: Any = None) -> tuple[str, list[dict[str, Any]]]:
+    """'**What moved**: model Llama 3.3 70B → Llama 3.1 8B; users 50 → 100; 61.5 → 74.6 GB per GPU.' from the tool
+    inputs of the plan before and of this one (and the memory per GPU of the two picks, when given and it moved),
+    and the values moved (for the answer's data); "" when none of the values a person reads moved (or the plan
+    before had no value)."""
     from gpu_advisor.assistant.slots import SLOTS
 
     items, data = [], []
@@ -90,4 +103,8 @@ def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> tupl
         items.append(say(lang, "moved.item", label=SLOTS[slot].label(lang), old=_value(key, old, lang),
                          new=_value(key, new, lang)))
         data.append({"input": key, "old": old, "new": new})
+    memory = _per_gpu(old_pick or {}, new_pick) if items else None
+    if memory:  # what the change did to each GPU's memory (issue 25: "1 × A100 → 2 × A100; 61.5 → 74.6 GB per GPU")
+        items.append(say(lang, "moved.per_gpu", old=f"{memory[0]:.1f}", new=f"{memory[1]:.1f}"))
+        data.append({"input": "per_gpu_gb", "old": memory[0], "new": memory[1]})
     return (say(lang, "moved.head", items=say(lang, "sep").join(items)) if items else ""), data

@@ -2444,8 +2444,7 @@ def session_title(profile: dict[str, Any], defaulted: dict[str, str], lang: str)
             title += say(lang, "title.users_range" if high else "title.users_range_open", low=f"{low:,}",
                          high=f"{high or low:,}")
         elif profile.get("users"):
-            n = profile["users"]
-            title += say(lang, "title.users_one" if n == 1 else "title.users", n=f"{n:,}")
+            title += say(lang, "title.users_one" if profile["users"] == 1 else "title.users", n=f"{profile['users']:,}")
     return title
 
 

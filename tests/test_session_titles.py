@@ -27,8 +27,8 @@ def titles(store: HistoryStore, turns: list[str]) -> list[str]:
     (["serve llama 3.1 8b", "20-100"], "Serve Llama 3.1 8B to 20-100 users"),
     (["serve llama 3.1 8b", "not sure"], "Serve Llama 3.1 8B"),  # a default is no part of what was said
     # one person is one user, in either language (the title once read "to 1 users")
-    (["serve llama 3.1 8b just for me"], "Serve Llama 3.1 8B for one user"),
-    (["serve llama 3.1 8b to 1 user"], "Serve Llama 3.1 8B for one user"),
+    (["serve llama 3.1 8b just for me"], "Serve Llama 3.1 8B for 1 user"),
+    (["serve llama 3.1 8b to 1 user"], "Serve Llama 3.1 8B for 1 user"),
     (["给1个人部署qwen2.5 7b"], "部署 Qwen2.5 7B，1 人使用"),
 ])
 def test_a_title_says_what_was_understood(store, turns, title):

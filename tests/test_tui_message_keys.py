@@ -194,7 +194,7 @@ async def test_f1_lists_the_message_keys_as_remapped(store, settings_file):
         assert isinstance(app.screen, HelpScreen)
         shown = app.screen.query_one("Static").render().plain
         for line in ("Y               Copy this message", "R               Ask this", "F4              Open this message",
-                     "P               Read this message", "Ctrl+Up / Alt+Up"):
+                     "P               Read this message", "Ctrl+↑ / Alt+↑  Move to the messages"):
             assert line in shown, line
 
 

@@ -17,6 +17,7 @@ from gpu_advisor.tui.commands import AdvisorCommands
 from gpu_advisor.tui.screens import ChatScreen, HelpScreen, SessionsScreen
 from gpu_advisor.tui.screens.help import focused_area
 from gpu_advisor.tui.widgets import PromptInput
+from gpu_advisor.tui.words import app_lang, words
 
 
 class GPUAdvisorApp(App):
@@ -204,7 +205,7 @@ class GPUAdvisorApp(App):
     def action_rename_session(self) -> None:
         chat = self.chat()
         if chat is None or self.store is None or chat.conversation.session_id is None:
-            self.notify("Nothing saved to rename yet.", severity="warning")
+            self.notify(words(app_lang(self), "sessions.nothing_to_rename"), severity="warning")
             return
         from gpu_advisor.tui.screens import PromptScreen
 
@@ -219,19 +220,20 @@ class GPUAdvisorApp(App):
                 self.notify(str(e), severity="error", markup=False)
                 return
             chat.sub_title = chat._title()
-            self.notify(f"Renamed to \"{title}\".", markup=False)
+            self.notify(words(app_lang(self), "sessions.renamed", title=title), markup=False)
 
         try:
             current = self.store.session(sid)["title"]
         except HistoryError as e:  # deleted by another process
             self.notify(str(e), severity="error", markup=False)
             return
-        self.push_screen(PromptScreen("Rename this session", current), done)
+        lang = app_lang(self)
+        self.push_screen(PromptScreen(words(lang, "sessions.rename_question"), current, lang=lang), done)
 
     def action_rerun_session(self) -> None:
         chat = self.chat()
         if chat is None or self.store is None or chat.conversation.session_id is None:
-            self.notify("Nothing saved to re-run yet.", severity="warning")
+            self.notify(words(app_lang(self), "sessions.nothing_to_rerun"), severity="warning")
             return
         from gpu_advisor.tui.screens import rerun_in_background
 
@@ -246,7 +248,7 @@ class GPUAdvisorApp(App):
     def _export(self, suffix: str) -> None:
         chat = self.chat()
         if chat is None or self.store is None or chat.conversation.session_id is None:
-            self.notify("Nothing saved to export yet.", severity="warning")
+            self.notify(words(app_lang(self), "sessions.nothing_to_export"), severity="warning")
             return
         sid = chat.conversation.session_id
         target = Path.home() / f"gpu-advisor-{sid[-8:].lower()}.{suffix}"
@@ -259,7 +261,7 @@ class GPUAdvisorApp(App):
         except HistoryError as e:
             self.notify(str(e), severity="error", markup=False)
             return
-        self.notify(f"Exported to {target}", markup=False)
+        self.notify(words(app_lang(self), "sessions.exported", path=target), markup=False)
 
 
 def _load_engine() -> None:

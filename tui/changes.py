@@ -1,29 +1,33 @@
-"""How the assumptions panel changes an assumption that has no question of its own: a few choices,
-each a sentence the reader understands (checked in tests/test_tui.py), and "type my own"."""
+"""How the assumptions panel changes an assumption that has no question of its own, in the conversation's
+language: a few choices, each a sentence the reader understands (checked in tests/test_tui.py and
+tests/test_walk25_chinese_notices.py), and "type my own". The words live in tui/catalog/changes.yaml."""
 
 from __future__ import annotations
 
-CHANGES: dict[str, list[tuple[str, str]]] = {
-    "context": [("4k tokens", "make it 4k context"), ("8k tokens", "make it 8k context"),
-                ("32k tokens", "make it 32k context"), ("128k tokens", "make it 128k context")],
-    "region": [("Global providers", "global prices"), ("United States", "prices in the US"),
-               ("Europe", "prices in Europe"), ("China", "in China")],
-    "preference": [("Rent", "I'd rather rent"), ("Buy", "I'd rather buy")],
-    "objective": [("SFT on examples", "use SFT"), ("DPO on preference pairs", "use DPO")],
-    "epochs": [("1 epoch", "1 epoch"), ("2 epochs", "2 epochs"), ("3 epochs", "3 epochs")],
-    "precision": [("16-bit (BF16)", "serve it in bf16"), ("8-bit (FP8)", "serve it in fp8"),
-                  ("8-bit (INT8)", "serve it in int8"), ("4-bit (INT4)", "serve it in int4")],
-    "train_tokens": [("10M tokens", "10M training tokens"), ("50M tokens", "50M training tokens"),
-                     ("200M tokens", "200M training tokens"), ("1B tokens", "1B training tokens")],
-}
+from functools import cache
+from typing import Any
 
-# What the input is filled with for "type my own" (and for assumptions without choices).
-TEMPLATES: dict[str, str] = {
-    "context": "make it 16k context", "region": "prices in the US", "preference": "I'd rather rent",
-    "objective": "use DPO", "epochs": "2 epochs", "precision": "serve it in int4",
-    "train_tokens": "50M training tokens", "budget_usd_per_month": "budget $2000 a month",
-    "budget_usd": "one-off budget $10000", "owned": "we own 2x rtx 4090", "exclude": "not on rtx 4090",
-    "prompt_tokens": "prompts of 8k tokens", "deadline_hours": "by friday", "batch_input_tokens": "2000 tokens in",
-    "batch_output_tokens": "500 tokens out", "ttft_ms": "first token within 500 ms",
-    "min_tokens_per_s": "at least 20 tokens/s per user",
-}
+from gpu_advisor.tui.words import FOLDER, LANGS
+
+
+@cache
+def _data() -> dict[str, Any]:
+    from gpu_advisor.knowledge.yaml_files import load_yaml_file
+
+    return dict(load_yaml_file(FOLDER / "changes.yaml"))
+
+
+def choices(lang: str) -> dict[str, list[tuple[str, str]]]:
+    """slot -> [(label, sentence)] in `lang` (English for a language the app has no words in)."""
+    said = _data()[lang if lang in LANGS else "en"]["choices"]
+    return {slot: [(str(label), str(phrase)) for label, phrase in pairs] for slot, pairs in said.items()}
+
+
+def template(lang: str, slot: str, words: str = "") -> str:
+    """What the message box is filled with to change `slot` ("type my own"), in `lang`."""
+    said = _data()[lang if lang in LANGS else "en"]
+    return str(said["templates"].get(slot) or said["other"].format(slot=words or slot.replace("_", " ")))
+
+
+CHANGES: dict[str, list[tuple[str, str]]] = choices("en")
+TEMPLATES: dict[str, str] = {str(k): str(v) for k, v in _data()["en"]["templates"].items()}

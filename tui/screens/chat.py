@@ -429,7 +429,9 @@ class ChatScreen(Screen):
     def _assumption(self, event: ListView.Selected) -> None:
         """Every listed assumption can be changed here: a question asked again, a few choices, or
         the input filled with a sentence to edit."""
-        from gpu_advisor.tui.changes import CHANGES, TEMPLATES
+        from gpu_advisor.assistant.slots import SLOTS
+        from gpu_advisor.tui.changes import choices as changes
+        from gpu_advisor.tui.changes import template as change_template
 
         item = event.item
         if not isinstance(item, AssumptionItem):
@@ -440,8 +442,9 @@ class ChatScreen(Screen):
             self._show_reply(reply)
             self.query_one(PromptInput).focus()
             return
-        choices = CHANGES.get(item.slot)
-        template = TEMPLATES.get(item.slot, f"change the {item.slot.replace('_', ' ')} to ")
+        lang = self.lang  # the dialog, its sentences and the box's sentence in the conversation's language
+        choices = changes(lang).get(item.slot)
+        template = change_template(lang, item.slot, SLOTS[item.slot].label(lang) if item.slot in SLOTS else "")
 
         def chosen(phrase: str | None) -> None:
             if phrase is None:
@@ -452,16 +455,16 @@ class ChatScreen(Screen):
             prompt = self.query_one(PromptInput)
             prompt.value = template
             prompt.focus()
-            self.notify("Edit the sentence and press Enter.")
+            self.notify(words(lang, "change.edit"))
 
         if choices:
-            self.app.push_screen(ChoiceScreen(f"Change: {item.words}", choices), chosen)
+            self.app.push_screen(ChoiceScreen(words(lang, "change.question", words=item.words), choices, lang), chosen)
         else:
             chosen("")
 
     def action_math(self) -> None:
         if not self.conversation.state.get("results"):
-            self.notify("There is no answer to explain yet.")
+            self.notify(words(self.lang, "chat.no_answer_to_explain"))
             return
         # asked in the conversation's language, so a Chinese conversation stays Chinese
         self.send(MATH_REQUEST.get(self.conversation.state.get("lang") or "en", MATH_REQUEST["en"]))
@@ -475,12 +478,11 @@ class ChatScreen(Screen):
                 text = str(m.content)
                 self.app.copy_to_clipboard(text)  # OSC 52: the terminal may or may not honour it
                 if copy_locally(text):
-                    self.notify("Copied the last answer to the clipboard.")
+                    self.notify(words(self.lang, "chat.answer_copied"))
                 else:
-                    self.notify("Asked the terminal to copy the last answer (OSC 52); if nothing was copied, "
-                                "your terminal ignores that request: use Export (Ctrl+P) instead.", timeout=8)
+                    self.notify(words(self.lang, "chat.answer_copy_asked"), timeout=8)
                 return
-        self.notify("No answer to copy yet.")
+        self.notify(words(self.lang, "chat.no_answer_to_copy"))
 
     def action_replay(self) -> None:
         if self.conversation.store and self.conversation.session_id:

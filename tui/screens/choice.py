@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label
 
 from gpu_advisor.tui.widgets import QuickReplies
+from gpu_advisor.tui.words import words
 
 
 class ChoiceScreen(ModalScreen[str | None]):
@@ -16,23 +17,23 @@ class ChoiceScreen(ModalScreen[str | None]):
 
     BINDINGS = [("escape", "cancel", "Keep")]
 
-    def __init__(self, question: str, choices: list[tuple[str, str]]):
+    def __init__(self, question: str, choices: list[tuple[str, str]], lang: str = "en"):
         super().__init__()
-        self.question, self.choices = question, choices
+        self.question, self.choices, self.lang = question, choices, lang
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as dialog:
-            dialog.border_title = "Change an assumption"
-            dialog.border_subtitle = "Esc keeps it"
+            dialog.border_title = words(self.lang, "change.title")
+            dialog.border_subtitle = words(self.lang, "change.close")
             yield Label(self.question, markup=False, classes="dialog-question")
             replies = QuickReplies(id="change-choices")
             yield replies
-            yield Label("Enter picks · Esc keeps it as it is", classes="dialog-hint")
+            yield Label(words(self.lang, "change.hint"), classes="dialog-hint")
 
     def on_mount(self) -> None:
         replies = self.query_one(QuickReplies)
         replies.show([{"label": label, "value": phrase} for label, phrase in self.choices]
-                     + [{"label": "Type my own…", "value": ""}])
+                     + [{"label": words(self.lang, "change.own"), "value": ""}])
         self.call_after_refresh(replies.focus_first)
 
     @on(QuickReplies.Chosen)

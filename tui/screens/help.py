@@ -22,11 +22,13 @@ from gpu_advisor.tui.words import app_lang, catalog, words
 
 
 def key_names(keys: str) -> str:
-    """'ctrl+q,f1' -> 'Ctrl+Q / F1'."""
+    """'ctrl+q,f1' -> 'Ctrl+Q / F1'; 'ctrl+up,alt+up' -> 'Ctrl+↑ / Alt+↑'."""
     def one(key: str) -> str:
         parts = key.split("+")
         names = {"pageup": "PgUp", "pagedown": "PgDn", "equals_sign": "=", "plus": "+", "minus": "-",
-                 "escape": "Esc", "delete": "Del", "space": "Space"}
+                 "escape": "Esc", "delete": "Del", "space": "Space",
+                 # arrows as the chat's own rows write them ("↑ / ↓"): "Ctrl+↑ / Alt+↑" fits the key column
+                 "up": "↑", "down": "↓", "left": "←", "right": "→"}
         return "+".join(names.get(p, p.upper() if len(p) == 1 else p.capitalize()) for p in parts)
 
     return " / ".join(one(k) for k in keys.split(","))

@@ -8,18 +8,20 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from gpu_advisor.tui.words import words
+
 
 class PromptScreen(ModalScreen[str | None]):
     BINDINGS = [("escape", "cancel", "Cancel")]
 
-    def __init__(self, question: str, value: str = "", title: str = ""):
+    def __init__(self, question: str, value: str = "", title: str = "", lang: str = "en"):
         super().__init__()
-        self.question, self.value, self.title_text = question, value, title or question
+        self.question, self.value, self.title_text, self.lang = question, value, title or question, lang
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as dialog:
             dialog.border_title = self.title_text
-            dialog.border_subtitle = "Enter saves · Esc cancels"
+            dialog.border_subtitle = words(self.lang, "dialog.prompt_close")
             yield Label(self.question, markup=False, classes="dialog-question")
             yield Input(self.value, id="answer")
 

@@ -195,7 +195,7 @@ class SessionsScreen(Screen):
     def selected(self) -> str | None:
         table = self._table()
         if not self.rows or table.cursor_row is None or table.cursor_row >= len(self.rows):
-            self.notify("No session selected.")
+            self.notify(words(self.lang, "sessions.none_selected"))
             return None
         return self.rows[table.cursor_row].id
 
@@ -238,7 +238,7 @@ class SessionsScreen(Screen):
                     self.notify(str(e), severity="error", markup=False)
                 self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
 
-        self.app.push_screen(PromptScreen("Rename session", current), done)
+        self.app.push_screen(PromptScreen(words(self.lang, "sessions.rename_question"), current, lang=self.lang), done)
 
     def action_export(self) -> None:
         session_id = self.selected()
@@ -253,10 +253,11 @@ class SessionsScreen(Screen):
             except HistoryError as e:
                 self.notify(str(e), severity="error", markup=False)
                 return
-            self.notify(f"Exported to {target}", markup=False)
+            self.notify(words(self.lang, "sessions.exported", path=target), markup=False)
 
         default = str(Path.home() / f"gpu-advisor-{session_id[-8:].lower()}.md")
-        self.app.push_screen(PromptScreen("Export to (.md report or .json)", default, title="Export session"), done)
+        self.app.push_screen(PromptScreen(words(self.lang, "sessions.export_question"), default,
+                                                 title=words(self.lang, "sessions.export_title"), lang=self.lang), done)
 
     def action_delete(self) -> None:
         session_id = self.selected()
@@ -278,12 +279,11 @@ class SessionsScreen(Screen):
                 return
             self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
             if self.app.forget_session(session_id):  # type: ignore[attr-defined]
-                self.notify(f"Deleted \"{title}\"; it was the open conversation, so a new conversation started.",
-                            markup=False)
+                self.notify(words(self.lang, "sessions.deleted_open", title=title), markup=False)
             else:
-                self.notify(f"Deleted \"{title}\".", markup=False)
+                self.notify(words(self.lang, "sessions.deleted", title=title), markup=False)
 
-        self.app.push_screen(ConfirmScreen(f"Delete \"{title}\" and all its messages?"), done)
+        self.app.push_screen(ConfirmScreen(words(self.lang, "sessions.delete_question", title=title), lang=self.lang), done)
 
     def _gone(self, error: HistoryError) -> None:
         """A session that could not be used (deleted meanwhile by another process): said, the list read again."""
@@ -303,21 +303,23 @@ def rerun_in_background(app: Any, store: HistoryStore, session_id: str) -> None:
     from gpu_advisor.assistant.session import rerun
 
     def work_() -> None:
+        lang = app_lang(app)
         found = rerun(store, session_id)
         differences = [d for d in found if not d.unanswered]
         if not differences:
-            text = "Today's engine says the same (assumption lists compared in any order)."
+            text = words(lang, "rerun.same")
         else:
             text = "\n\n".join(f"```diff\n{plain(d.unified())}\n```" for d in differences)
-            text = f"**{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'}:**\n\n{text}"
+            text = words(lang, "rerun.differ_one" if len(differences) == 1 else "rerun.differ", n=len(differences)) \
+                + f"\n\n{text}"
         for d in found:
             if d.unanswered:
-                text += f"\n\nTurn {d.turn} was never answered (the app was closed before the reply was saved)."
+                text += "\n\n" + words(lang, "rerun.unanswered", turn=d.turn)
         if found.skipped:
             from gpu_advisor.tui.format import rerun_note
 
             text += "\n\n" + rerun_note(found)
-        app.call_from_thread(app.push_screen, TextScreen("Re-run against today's engine", text))
+        app.call_from_thread(app.push_screen, TextScreen(words(lang, "rerun.title"), text))
 
-    app.notify("Re-running the saved messages through today's engine…")
+    app.notify(words(app_lang(app), "rerun.running"))
     app.run_worker(work_, thread=True, exclusive=True, group="rerun", exit_on_error=False)
