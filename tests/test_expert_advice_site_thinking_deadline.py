@@ -72,6 +72,9 @@ def test_data_kept_on_site_buys_the_cards_with_the_reason(kind: str, text: str, 
     "我们要用阿里云部署 qwen3-32b 做病历质控，五十人同时在线",  # a cloud named
     "serve llama 3.1 70b for 50 users, HIPAA applies. rent or buy?",  # a regime, no site: a provider's region is allowed
     "serve llama 3.1 70b for 50 users, no patient data involved, rent or buy?",  # negated
+    # a Phi model is no protected health information (session 29 merge: 'serve phi-4 ... rent or buy?' bought)
+    "serve phi-4 to 25 users. rent or buy?", "want to serve Phi 3.5 mini to 40 people, rent or buy",
+    "给30个人部署 phi-4，租还是买？",
 ])
 def test_renting_said_or_no_site_keeps_its_own_reading(text: str) -> None:
     u = understand(text)
