@@ -51,3 +51,13 @@ def bought_side(w: Workload, best: Option | None, action: str, rb: RentBuyResult
     its = rent_or_buy_of(w, best, bought_as=pick)
     return (pick, its) if its is not None else (None, rb)
 
+
+
+def weighed_again(rec: Recommendation, search: Callable[[Workload], Recommendation]) -> Recommendation:
+    """A plan a lever changed (an FP8 KV cache, a 4-bit file: sized without levers, so with no buying side of its
+    own) weighs its buying side again on the workload it now has (session 29: 'phi-4 for 25 users, ¥21,000, 租还是买？'
+    rented one 4090 with an FP8 KV cache and weighed no purchase, while a used 3090 bought does the same job)."""
+    if rec.bought is not None:
+        return rec
+    bought, rb = bought_side(rec.workload, rec.best, rec.action, rec.rent_or_buy, search)
+    return rec if bought is None else rec.model_copy(update={"bought": bought, "rent_or_buy": rb})

@@ -40,7 +40,7 @@ from gpu_advisor.knowledge.resolve import weight_bits
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools import arch
-from gpu_advisor.tools.bought_side import bought_side
+from gpu_advisor.tools.bought_side import bought_side, weighed_again
 from gpu_advisor.tools.chunked import ChunkPlan, chunk_assumptions, chunk_plan
 from gpu_advisor.tools.closed_loop import settle
 from gpu_advisor.tools.cluster_grow import grows_cluster
@@ -2914,7 +2914,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
                        one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
             changed = change(w, rec)
             if changed is not None:
-                rec = changed
+                rec = weighed_again(changed, lambda v: recommend(v, with_levers=False))
                 break
         rec.offload = _offload_plan(w, rec)
         rec.offload_leads = _offload_leads(w, rec)
