@@ -91,6 +91,15 @@ def payload(message: AIMessage) -> dict[str, Any]:
     return message.additional_kwargs["gpu_advisor"]
 
 
+def reply_once(text: str, replies: dict[str, tuple[dict[str, Any], str]]) -> tuple[dict[str, Any], str]:
+    """One message's last reply as (payload, text), kept in `replies` (a module-scoped fixture's dict) so that tests
+    reading the same message run the conversation once."""
+    if text not in replies:
+        reply = run_conversation([text])[-1]
+        replies[text] = (payload(reply), reply.content)
+    return replies[text]
+
+
 def dump(messages: list[AIMessage]) -> str:
     return json.dumps([{"content": m.content, **m.additional_kwargs} for m in messages], sort_keys=True)
 

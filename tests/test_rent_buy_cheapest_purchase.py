@@ -19,7 +19,7 @@ import pytest
 from gpu_advisor.knowledge import rules
 from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS
 from gpu_advisor.tools.recommend import Option, Recommendation, as_bought, owning_pays, recommend
-from tests.conversation import payload, run_conversation
+from tests.conversation import payload, reply_once, run_conversation
 
 # (case, English job, Chinese job, budget in USD or None, English budget words, Chinese budget words)
 JOBS = [
@@ -85,13 +85,6 @@ def searches() -> dict[str, Recommendation]:
     return {}
 
 
-def _reply(text: str, replies: dict[str, tuple[dict, str]]) -> tuple[dict, str]:
-    if text not in replies:
-        reply = run_conversation([text])[-1]
-        replies[text] = (payload(reply), reply.content)
-    return replies[text]
-
-
 def _bought_search(rec: Recommendation, searches: dict[str, Recommendation]) -> Recommendation:
     """The buy-only answer's own search ('we'd rather buy'): the workload ranked as a purchase."""
     key = rec.workload.model_dump_json()
@@ -117,7 +110,7 @@ def _words(o: Option) -> str:
 
 @pytest.mark.parametrize(("text", "lang", "budget"), CASES)
 def test_buying_is_the_cheapest_machine_that_does_the_job(text, lang, budget, replies, searches):
-    data, reply = _reply(text, replies)
+    data, reply = reply_once(text, replies)
     said = data["results"]["recommend"]["workload"]["budget_usd"]
     assert said == (None if budget is None else pytest.approx(budget, rel=0.001))  # 'twenty grand', '42万' as said
     rec = _rented(data)
@@ -151,7 +144,7 @@ def test_buying_is_the_cheapest_machine_that_does_the_job(text, lang, budget, re
 
 @pytest.mark.parametrize(("text", "lang", "budget"), CASES)
 def test_payback_months_follow_from_the_rent_and_the_price(text, lang, budget, replies):
-    data, reply = _reply(text, replies)
+    data, reply = reply_once(text, replies)
     rec = _rented(data)
     if rec is None or rec.bought is None:
         return
@@ -181,7 +174,7 @@ def test_payback_months_follow_from_the_rent_and_the_price(text, lang, budget, r
 
 @pytest.mark.parametrize(("text", "lang", "budget"), CASES)
 def test_heading_budget_and_paragraph_agree(text, lang, budget, replies):
-    data, reply = _reply(text, replies)
+    data, reply = reply_once(text, replies)
     rec = _rented(data)
     if rec is None or rec.bought is None:
         return
@@ -235,7 +228,7 @@ def test_the_review_case_prices_one_workstation_card_within_twenty_grand(replies
     months of the A100's $1,088 rent, and no $200,000 server on the buying side."""
     text = ("we're a 4 person startup (2 backend devs, 1 ml eng, 1 designer). want to serve phi-4 to ~500 beta users, "
             "maybe 25 concurrent at peak, 4k ctx. budget is twenty grand. rent or buy?")
-    data, reply = _reply(text, replies)
+    data, reply = reply_once(text, replies)
     rec = Recommendation.model_validate(data["results"]["recommend"])
     assert rec.bought is not None and rec.bought.purchase_usd <= 20_000
     assert rec.bought.gpus == 1 and rec.bought.gpu.startswith("rtx-pro-6000")

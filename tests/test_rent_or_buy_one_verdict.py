@@ -16,7 +16,7 @@ import re
 import pytest
 
 from gpu_advisor.knowledge import find_gpu
-from tests.conversation import payload, run_conversation
+from tests.conversation import reply_once
 
 # (case, English context, Chinese context, rent card, buy card, buy count, expected verdict code)
 PAIRS = [
@@ -57,16 +57,9 @@ def replies() -> dict[str, tuple[dict, str]]:
     return {}
 
 
-def _reply(text: str, replies: dict[str, tuple[dict, str]]) -> tuple[dict, str]:
-    if text not in replies:
-        reply = run_conversation([text])[-1]
-        replies[text] = (payload(reply), reply.content)
-    return replies[text]
-
-
 @pytest.mark.parametrize(("text", "lang", "buy", "rent", "code"), CASES)
 def test_one_verdict_that_the_headline_follows(text, lang, buy, rent, code, replies):
-    data, reply = _reply(text, replies)
+    data, reply = reply_once(text, replies)
     v = data["setup_buy_rent"]
     assert (v["buy"], v["rented"]) == (buy, rent)  # each card on the side it was said on
     assert v["verdict"] == code
@@ -94,7 +87,7 @@ def test_one_verdict_that_the_headline_follows(text, lang, buy, rent, code, repl
 
 @pytest.mark.parametrize(("text", "lang", "buy", "rent", "code"), CASES)
 def test_each_side_at_the_count_that_does_the_job_and_one_purchase_price(text, lang, buy, rent, code, replies):
-    data, reply = _reply(text, replies)
+    data, reply = reply_once(text, replies)
     v = data["setup_buy_rent"]
     rows = [line for line in reply.splitlines() if line.startswith("| ") and " × " in line]
     rented_rows = [r for r in rows if f"× {v['rented_name']} " in r or f"× {v['rented_name']}|" in r]
@@ -114,7 +107,7 @@ def test_each_side_at_the_count_that_does_the_job_and_one_purchase_price(text, l
 
 @pytest.mark.parametrize(("text", "lang", "buy", "rent", "code"), CASES)
 def test_the_trade_off_is_said_with_the_verdict(text, lang, buy, rent, code, replies):
-    data, reply = _reply(text, replies)
+    data, reply = reply_once(text, replies)
     v = data["setup_buy_rent"]
     verdict = next(line for line in reply.splitlines() if line.startswith(VERDICT[lang]))
     a, b = v.get("rent_tps"), v.get("buy_tps")
@@ -134,7 +127,7 @@ def test_the_trade_off_is_said_with_the_verdict(text, lang, buy, rent, code, rep
     "Serving Qwen2.5-32B to 30 users at once: rent H100s or buy 2 RTX 5090s?",
 ])
 def test_a_count_to_buy_that_cannot_do_the_job_is_weighed_at_the_count_that_can(text, replies):
-    data, reply = _reply(text, replies)
+    data, reply = reply_once(text, replies)
     v = data["setup_buy_rent"]
     assert (v["buy"], v["short_gpus"]) == ("rtx-5090", 2)
     assert v["buy_gpus"] == 4  # the fewest 5090s that hold the model at that load
