@@ -698,6 +698,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if u.owned_untyped and u.owned_untyped == _owned_total(profile.owned):
         u.owned_untyped = None  # 'we have 16 gpus tho': the cards already said (16 × A100 80GB), restated, their type kept
         turn.owned_restated = True
+    if u.owned_untyped and u.owned_untyped == _owned_total(updates.get("owned")):
+        u.owned_untyped = None  # '其实我有两张' after one RTX 6000 Ada named: this turn's owned cards, their type known
     untyped = _owned_untyped(u, state, updates, turn)
     if set(updates) == {"redundancy"} and state.get("results") and u.intents & {"servers_count", "total_cost"}:
         updates.pop("redundancy")  # "容灾的话需要几台 两个机房": a question about the plan on screen, answered from it
