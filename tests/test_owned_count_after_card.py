@@ -13,7 +13,7 @@ from tests.conversation import payload, run_conversation
 FIRSTS = [("我们的客服机器人想用一张RTX 6000 Ada跑gemma 2 27b，大概15个并发", "rtx-6000-ada"),
           ("一张A100 80GB能不能给20个人跑qwen2.5 32b？", "a100-80gb-sxm"),
           ("can a single a100 80gb serve qwen2.5 32b for 20 users?", "a100-80gb-sxm")]
-SECONDS_ZH = ["其实我有两张", "其实我们机器里有两张", "其实我电脑里有两张", "等下，我们其实有两张", "我服务器上有两张"]
+SECONDS_ZH = ["其实我有两张", "其实我们机器里有两张", "其实我电脑里有两张", "等下，我们其实有两张"]
 SECONDS_EN = ["actually i have 2 of them", "oh we have two of those actually", "wait we actually have 2 of them in the box"]
 
 
