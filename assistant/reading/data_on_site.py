@@ -36,6 +36,6 @@ def read_data_on_site(m: Message, u: Understanding, cloud: str | None) -> None:
         return
     asked = "rent_buy" in u.intents or u.updates.get("preference") != "buy"
     u.updates["preference"] = "buy"
-    note = (f"note.on_site_{kind}", {})
+    note: tuple[str, dict[str, str]] = (f"note.on_site_{kind}", {})
     if (kind != "stated" or asked) and note not in u.notes:  # 'on-prem, what to buy?' needs no reason said back
         u.notes.append(note)
