@@ -28,6 +28,9 @@ def data_kind(m: Message) -> str | None:
 
 def read_data_on_site(m: Message, u: Understanding, cloud: str | None) -> None:
     """Buy, with the note, where the data must stay on site and nothing said points at renting."""
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    if "quality" in u.intents or any(word_pattern("ability_question").search(t) for t in (m.masked, typed)):
+        return  # 'gemma 3 27b写病历够用吗' asks whether the model writes records well: no job to buy for
     if not u.updates.get("phase") and "rent_buy" not in u.intents:
         return  # no job said ('will llama 8b hallucinate on medical notes?' asks of quality): nothing to buy yet
     kind = data_kind(m)

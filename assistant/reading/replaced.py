@@ -25,8 +25,9 @@ def _read_replaced(m: Message, u: Understanding) -> None:
     new = [(s, g, n) for s, e, g, n in m.gpus if not rejected(m, s, e)]
     said = {g for _s, g, _n in new}
     had = any(s in m.counted for s, _g, _n in new) or word_pattern("replaced_had").search(m.masked)
-    if len(said) != 1 or len(old) > 1 or old & said or set(u.compare_gpus) - said or (not old and u.updates.get("owned") and had):
-        return  # 'sorry, we have 4 a100s': cards had, their count (premise.read_recount), no card put right
+    if len(said) != 1 or len(old) > 1 or old & said or set(u.compare_gpus) - said or (not old and u.updates.get("owned") and (had or "?" in m.raw or "？" in m.raw)):
+        return  # 'sorry, we have 4 a100s': cards had, their count (premise.read_recount), no card put right; 'sorry, will
+        # llama run on my H100?' asks of the card had
     cue = word_pattern("replaced_cue").search(m.masked)
     if not cue and not (old and word_pattern("replaced_order").search(m.masked)):
         return
