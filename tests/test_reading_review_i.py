@@ -106,7 +106,8 @@ def test_a_nightly_job_prices_a_month_of_runs():
     reply, = run_conversation(["every night we label 3M reviews with qwen2.5-7b, 500 tokens in, 20 out, "
                                "must finish in 10 hours, only rtx 4090"])
     rb = next(line for line in reply.content.splitlines() if line.startswith("**Rent or buy:**"))
-    assert "repeats about 30 times a month" in rb and "pays for in about 18 months" in rb
+    # 22 months: the count meets the 10 hours at the slow end of the speed range too (session 29; was 18)
+    assert "repeats about 30 times a month" in rb and "pays for in about 22 months" in rb
     assert "guessed" not in rb  # its use is its runs
 
 

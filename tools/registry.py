@@ -112,5 +112,7 @@ def concise_data(data: dict[str, Any], breakdown: bool = False, ranking: bool = 
         data["options_considered"] = len(data["options"])
         data["options"] = [{k: o[k] for k in OPTION_FIELDS if o.get(k) is not None}
                            for o in data["options"][:OPTIONS_IN_SUMMARY]]
+        if data.get("bought"):  # the machine a rent-or-buy weighs (tools.bought_side): its key fields, as an option's
+            data["bought"] = {k: data["bought"][k] for k in OPTION_FIELDS if data["bought"].get(k) is not None}
     nested = (list, dict)
     return dict(sorted(data.items(), key=lambda kv: (isinstance(kv[1], nested), list(data).index(kv[0]))))
