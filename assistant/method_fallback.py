@@ -13,12 +13,18 @@ from gpu_advisor.tools.common import ToolError
 def fits(rec: Any, owned: bool) -> bool:
     """Whether the plan's method trains in memory as asked: on one of your own layouts when you own cards, else on
     the best option; a plan that holds it only with a lever (rec.relaxed: the optimizer in CPU memory, a shorter
-    sequence) does not."""
+    sequence), or at the edge of memory (tools.train_margin: the margin not free), does not."""
+    from gpu_advisor.tools.train_margin import roomy
+
+    def held(o: Any) -> bool:  # trains, with the training margin free (at 97% of a card it needs offload in practice)
+        return bool(o.trains) and (not o.train_per_gpu_bytes or not o.capacity_bytes
+                                   or roomy(o.train_per_gpu_bytes, o.capacity_bytes, o.gpus))
+
     if rec.relaxed:
         return False
     if owned:
-        return any(o.trains for o in rec.owned_options)
-    return rec.best is not None and bool(rec.best.trains)
+        return any(held(o) for o in rec.owned_options)
+    return rec.best is not None and held(rec.best)
 
 
 def chosen(filled: Any, ask: dict[str, Any], recorder: Any = None) -> str | None:
