@@ -26,9 +26,11 @@ SizedEngine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 
 # NVIDIA architectures, oldest first: an engine's `min_arch` admits that one and every later one.
 NVIDIA_ARCHS: tuple[str, ...] = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")
-# NVIDIA architectures whose tensor cores take FP16 but not BF16 (Volta, Turing whitepapers).
-NO_BF16_ARCHS: tuple[str, ...] = ("volta", "turing")
-Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna3", "rdna3.5", "rdna4"]
+# Architectures that compute FP16 but not BF16: NVIDIA's Volta and Turing tensor cores (whitepapers), AMD's RDNA 2
+# shaders (no matrix cores, packed FP16 only).
+NO_BF16_ARCHS: tuple[str, ...] = ("volta", "turing", "rdna2")
+Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna2", "rdna3", "rdna3.5",
+               "rdna4"]
 
 # The software stack each vendor's cards run; a record that disagrees is a typo.
 _VENDOR_STACK: dict[str, str] = {

@@ -103,8 +103,10 @@ def test_unknown_card_keeps_the_memory_said(card: str, form: str, lang: str, gb:
     assert "note.card_unknown_memory" in notes, u.notes
     assert notes["note.card_unknown_memory"]["gb"] == gb
     assert notes["note.card_unknown_memory"]["name"].lower() == card.lower()
-    assert "owned" not in u.updates and "users" in u.updates  # the memory is no headcount, no card is invented
+    # the memory is no headcount; the card is sized as the user's own, of the memory said (its bandwidth assumed)
     assert u.updates["users"] == 1
+    [owned] = u.updates["owned"]
+    assert owned.startswith(f"1x custom:memory={gb}GB,") and owned.endswith(f"name={card} {gb}GB"), owned
 
 
 @pytest.mark.parametrize("card", UNKNOWN)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.assistant.reading.assumed_card import assumed_card, count_before, owned_named
 from gpu_advisor.assistant.reading.clauses import clause_bounds
 from gpu_advisor.assistant.reading.per_machine import machines_after_each, machines_cards
 from gpu_advisor.assistant.reading.restated_cards import server_per_after
@@ -296,12 +297,20 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
             kept.append((x.start(), x.end() + (after.end() if after else 0), variant, 1))
             continue
         memory = word_pattern("unknown_card_memory").match(text, x.end())  # 'Radeon Pro W7800 (32gb)'
-        if memory:  # the memory said is used: the plan's need per card is set beside it (assistant/inform)
-            notes.append(("note.card_unknown_memory", {"name": as_typed(raw, x["name"]), "gb": memory["gb"]}))
-        else:
-            notes.append(("note.card_unknown", {"name": as_typed(raw, x["name"])}))
-        hidden.append((x.start(), memory.end() if memory else x.end()))
-    return kept, hidden, notes
+        if memory and 1 <= float(memory["gb"]) <= 1024:  # sized as a card of that memory, what is assumed said
+            spec, note = assumed_card(as_typed(raw, x["name"]), float(memory["gb"]))
+            count, s0 = count_before(text, x.start())
+            kept.append((s0, memory.end(), spec, count))
+            notes.append(note)
+            continue
+        notes.append(("note.card_unknown", {"name": as_typed(raw, x["name"])}))
+        hidden.append((x.start(), x.end()))
+    for s, e, *_ in kept:
+        masked[s:e] = MASK * (e - s)
+    for s, e in hidden:
+        masked[s:e] = MASK * (e - s)
+    owned, said = owned_named("".join(masked), lambda name: as_typed(raw, name))  # 'i have a zx 9000 16gb'
+    return kept + owned, hidden, notes + said
 
 
 def laptop_variant(name: str) -> str | None:
