@@ -72,7 +72,8 @@ def is_people(after: str, before: str) -> bool:
     """Whether a count is a number of people: a people noun or a job after it ('40 nurses', '450 claims adjusters'), a noun that names
     people by its ending ('3 radiologists', '3 标注员'), a label before it ('a team of 12'), or, after
     'for' / 'to' / 'serve', any plural noun that names no thing the reader knows."""
-    if _people_after().match(after) or _population_after().match(after) or word_pattern("users_before").search(before) \
+    if _people_after().match(after) or _population_after().match(after) or word_pattern("population_after").match(after) \
+            or word_pattern("users_before").search(before) \
             or word_pattern("users_before").search(strip_fillers(before)) or users_by_a_date(before, strip_fillers):
         return True
     noun = _people_after_for().match(after)
@@ -115,7 +116,8 @@ def at_once_after(after: str) -> bool:
     at once', '20 devs using it concurrently', '40 nurses simultaneously')."""
     if word_pattern("concurrency_after").match(after):
         return True
-    for noun in (_people_after().match(after), _population_after().match(after)):  # '60 users 客服 concurrency' from
+    for noun in (_people_after().match(after), _population_after().match(after),  # '60 users 客服 concurrency' from
+                 word_pattern("population_after").match(after)):  # ('500 beta users at the same time')
         rest = after[noun.end():] if noun else ""  # '60名客服同时在线': the longer noun too
         if noun and (word_pattern("concurrency_after").match(rest)
                      or re.match(rf"\s*(?:{alternation(vocab()['people_after_phrases'])})\b", rest)):
