@@ -9,6 +9,7 @@ from typing import Any
 from gpu_advisor.assistant.catalog import localise, say
 from gpu_advisor.assistant.count_grew import grew_lower
 from gpu_advisor.assistant.pinned_batch import batch_deadline_line
+from gpu_advisor.assistant.pinned_both import both_jobs_line
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge.purchase import whole_boards
 from gpu_advisor.tools.capacity import capacity
@@ -47,6 +48,9 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None, one_card: 
             return None
         if not w.spec.trains and (batch := batch_deadline_line(rec, option, lang)):
             return batch  # a batch job with a deadline: yes or no by its hours on those cards
+        both = both_jobs_line(rec, option, lang, recorder) if w.spec.serves else None
+        if both is not None:  # trains, then serves on the cards named: each job said apart (review CT E2)
+            return both
         way = _same_job_way(rec, one_card, option, recorder) if w.spec.trains else None
         if way is not None:  # the job as asked fits that card done another way (Unsloth, a shorter sequence): yes
             return say(lang, "pinned.yes_train_with", option=which, change=localise(lang, way.change),

@@ -92,7 +92,8 @@ def users(lang: str) -> Iterator[Clause]:
                 yield Clause(f"{total} people but only {n} at the same time", {"users": n})
                 yield Clause(f"{n} concurrent out of {total} users", {"users": n})
             yield Clause(f"concurrency {n}", {"users": n})
-            yield Clause(f"a team of {n}", {"users": n})
+            # a team of five or more is its members, some at once, as "团队N个人" is (review CT: 'team of 60')
+            yield Clause(f"a team of {n}", {"population": n} if n >= 5 else {"users": n})
             yield Clause(f"{n} people at once", {"users": n})
             yield Clause(f"used by {n} {EN_PEOPLE[n % len(EN_PEOPLE)]}", _people(n, EN_PEOPLE[n % len(EN_PEOPLE)]))
     else:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.listed_people import ADDED, job_before
 from gpu_advisor.assistant.reading.people import at_once_after, staff_noun_after
-from gpu_advisor.assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.text import word_pattern
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.message import Message
@@ -28,7 +28,7 @@ def is_headcount(after: str, before: str, org_wide: bool = False) -> bool:
     job = job_before(before)  # '客服二十个' read as '客服 20': the staff noun said first
     return bool(org_wide or staff_noun_after(after) or word_pattern("headcount_frame_after").match(after)
                 or word_pattern("headcount_before").search(before)
-                or (job and job.group("job") in vocab()["population_nouns"]))
+                or (job and staff_noun_after(job.group("job"))))
 
 
 def said_at_once(after: str) -> bool:

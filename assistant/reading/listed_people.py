@@ -11,7 +11,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
-from gpu_advisor.assistant.reading.people import at_once_of
+from gpu_advisor.assistant.reading.people import at_once_of, staff_word
 from gpu_advisor.assistant.reading.people_groups import group_of
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 
@@ -52,7 +52,7 @@ def _job_before() -> re.Pattern[str]:
     v = vocab()
     jobs = [w for w in {*v["people_nouns"], *v["population_nouns"]}
             if re.fullmatch(r"[\u3400-\u9fff]{2,}", w) and w not in v["job_first_not"]]
-    return re.compile(rf"(?P<job>{alternation(jobs)})(?:{alternation(v['job_first_groups'])})?\s*(?:about\s*)?$")
+    return re.compile(rf"(?P<job>(?=[\u3400-\u9fff])(?:{staff_word()})|{alternation(jobs)})(?:{alternation(v['job_first_groups'])})?\s*(?:about\s*)?$")
 
 
 def job_before(before: str) -> re.Match[str] | None:

@@ -28,11 +28,21 @@ POPULATION_FROM = 100
 
 @cache
 def _population_after() -> re.Pattern[str]:
-    """Members of an organisation after a count ('300 doctors', '300 users 医生' from '300名医生')."""
+    """Members of an organisation after a count ('300 doctors', '300 users 医生' from '300名医生'), their job said in
+    one or two words ('450 claims adjusters', '40 customer support agents', '30 users 理赔专员' from '30名理赔专员')."""
     v = vocab()
     modifier = alternation(v["people_modifiers"])
+    qualifier = rf"(?:(?!(?:{alternation(v['job_qualifier_not'])})\b)[a-z][a-z-]*[\s-]+)?"  # the job's field: 'claims'
     return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:(?:users?|people)\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
-                      rf"(?:{alternation(v['population_nouns'])})(?![a-z])")
+                      rf"(?:{qualifier}{staff_word()})")
+
+
+def staff_word() -> str:
+    """A staff noun (words/people.yaml population_nouns), a Chinese one with its title's end ('销售代表'), or a Chinese job
+    by its ending ('理赔专员', '核保员', '现场工程师')."""
+    v = vocab()
+    return (rf"(?:{alternation(v['population_nouns'])})(?:{alternation(v['zh_title_tails'])})?(?![a-z])"
+            rf"|[\u3400-\u9fff]{{0,4}}[{''.join(v['zh_job_suffixes'])}]")
 
 
 def staff_noun_after(after: str) -> re.Match[str] | None:
@@ -59,10 +69,11 @@ def _not_people() -> re.Pattern[str]:
 
 
 def is_people(after: str, before: str) -> bool:
-    """Whether a count is a number of people: a people noun after it ('40 nurses'), a noun that names
+    """Whether a count is a number of people: a people noun or a job after it ('40 nurses', '450 claims adjusters'), a noun that names
     people by its ending ('3 radiologists', '3 标注员'), a label before it ('a team of 12'), or, after
     'for' / 'to' / 'serve', any plural noun that names no thing the reader knows."""
-    if _people_after().match(after) or word_pattern("users_before").search(before) \
+    if _people_after().match(after) or _population_after().match(after) or word_pattern("population_after").match(after) \
+            or word_pattern("users_before").search(before) \
             or word_pattern("users_before").search(strip_fillers(before)) or users_by_a_date(before, strip_fillers):
         return True
     noun = _people_after_for().match(after)
@@ -105,7 +116,8 @@ def at_once_after(after: str) -> bool:
     at once', '20 devs using it concurrently', '40 nurses simultaneously')."""
     if word_pattern("concurrency_after").match(after):
         return True
-    for noun in (_people_after().match(after), _population_after().match(after)):  # '60 users 客服 concurrency' from
+    for noun in (_people_after().match(after), _population_after().match(after),  # '60 users 客服 concurrency' from
+                 word_pattern("population_after").match(after)):  # ('500 beta users at the same time')
         rest = after[noun.end():] if noun else ""  # '60名客服同时在线': the longer noun too
         if noun and (word_pattern("concurrency_after").match(rest)
                      or re.match(rf"\s*(?:{alternation(vocab()['people_after_phrases'])})\b", rest)):

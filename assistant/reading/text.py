@@ -217,8 +217,10 @@ def _zh_people(text: str) -> str:
         if any(noun.strip().endswith(w) for w in not_people):
             return x.group(0)
         who = re.search(r"[\u3400-\u9fff]*$", noun).group(0).lstrip("个位名号来多左右的")  # type: ignore[union-attr]
-        who = who if who in vocab()["population_nouns"] or word_pattern("builder_nouns").fullmatch(who) else ""
-        # kept for staff ('300名护士', '40个分析师') and for a team's jobs ('三个开发者': the team, reading.headcount)
+        who = who if who in vocab()["population_nouns"] or word_pattern("builder_nouns").fullmatch(who) \
+            or who.endswith(tuple(vocab()["zh_job_suffixes"])) else ""
+        # kept for staff ('300名护士', '40个分析师', '30名理赔专员': a job) and for a team's jobs ('三个开发者': the
+        # team, reading.headcount)
         return f" {x.group(1)} users {who} "
 
     return _zh_people_pattern().sub(repl, text)
