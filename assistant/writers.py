@@ -1915,7 +1915,9 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
         parts.append(say(lang, "rb.whole_unit", unit=best.sold_in, gpu=best.gpu_name))
         parts.append(say(lang, "rb.rent_counts", n=best.gpus, gpu=best.gpu_name))  # the rent is the plan's cards, part of a machine
     if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd and rents_only(rec.workload):
-        parts.append(say(lang, "rb.renting_only"))  # cloud-only: no nudge towards buying
+        from gpu_advisor.assistant.rb_cheapest import renting_key
+
+        parts.append(say(lang, renting_key(rec.workload)))  # cloud-only, or kept rented: no nudge towards buying
     elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd \
             and rec.workload.budget_usd_per_month is not None and rec.workload.budget_usd is None:
         parts.append(say(lang, "rb.monthly_budget"))  # a budget by the month: rented, owning shown for comparison
