@@ -16,8 +16,8 @@ def context_warnings(model: ModelArch, longest: int) -> list[str]:
     if is_generic(model):
         if longest <= rules().unknown_native_context_tokens:
             return []
-        return [f"{longest:,} tokens: I don't know how far this {model.name} reads (its native context, its rope "
-                "scaling); send its config.json (max_position_embeddings, rope_scaling) to check it reads that far"]
+        return [f"{longest:,} tokens: I don't know how long a context this {model.name} reads, nor its rope scaling; "
+                "send its config.json (max_position_embeddings, rope_scaling) to check it reads that far"]
     if model.yarn_context and model.max_context < longest <= model.yarn_context:
         return [f"{longest:,} tokens is more than {model.name} reads natively ({model.max_context:,}); its model "
                 f"card documents YaRN RoPE scaling up to {model.yarn_context:,}: turn it on in the engine"]

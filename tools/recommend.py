@@ -87,6 +87,7 @@ from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, smaller_model_change, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.multi_lora import MAX_ADAPTERS, MAX_RANK, MultiLoraInput, MultiLoraResult, multi_lora
+from gpu_advisor.tools.named_limit import named_limit
 from gpu_advisor.tools.offload import MAX_OFFLOAD_GPUS, OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.own_format import NATIVE, own_format
 from gpu_advisor.tools.owned_limit import OwnedLimit, owned_limit
@@ -780,6 +781,8 @@ class Recommendation(Explained):
                                                 "at the plan's batch and its memory (tools.speculative_plan)")
     owned_limit: OwnedLimit | None = Field(None, description="a few desktop cards you own short of a service: the "
                                            "context, users and more cards at which they hold it (tools.owned_limit)")
+    named_limit: OwnedLimit | None = Field(None, description="the count named with a card short of a service: the "
+                                           "context and users at which it holds it (tools.named_limit)")
 
     @property
     def budget_months(self) -> float | None:
@@ -2926,6 +2929,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec.qlora_short = qlora_short_on_owned(w, rec)  # a LoRA too big for your cards: QLoRA sized beside it
         rec.pool = pooled
         rec.owned_limit = owned_limit(w, rec)  # a few desktop cards short of a service: what they hold
+        rec.named_limit = named_limit(w, rec)  # the count named short of a service: what it holds
         rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
             and rec.pool.smaller is not None and not (rec.best is not None and rec.best.owned)
     rec = _name_a_better_card(w, rec)
