@@ -50,13 +50,20 @@ def cheapest_body(rec: Any, lang: str, cash: Callable[[float], str], words: Call
                rent=cash(rb.rent_total_usd), buy=cash(rb.buy_total_usd))
 
 
+def renting_key(w: Any) -> str:
+    """Why a plan that owning would undercut rents: the user said they rent only, or a plan rented before stays
+    rented on a follow-up that said nothing of buying (assistant.engine._rented_stays leaves the preference
+    unstated): never 'you rent only' when the user never said so (review CT E8)."""
+    return "rb.rented_stays" if "preference" in w.flexible else "rb.renting_only"
+
+
 def cheapest_caveat(rec: Any, lang: str, rents_only: bool) -> str:
     """Why the plan rents though owning that machine costs less over the months compared; else nothing."""
     rb = rec.rent_or_buy
     if rec.action != "rent" or rb.buy_total_usd >= rb.rent_total_usd:
         return ""
     if rents_only:
-        return say(lang, "rb.renting_only")
+        return say(lang, renting_key(rec.workload))
     if rec.workload.budget_usd_per_month is not None and rec.workload.budget_usd is None:
         return say(lang, "rb.monthly_budget")
     from gpu_advisor.tools.recommend import owning_pays

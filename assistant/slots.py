@@ -111,10 +111,12 @@ def _native_context(p: Profile, default: int) -> int:
     from gpu_advisor.knowledge import find_model
 
     try:
-        limit = find_model(p["model"]).max_context
+        model = find_model(p["model"])
     except (LookupError, ValueError):
         return 0
-    return limit if limit < default else 0
+    if model.family == "generic":  # a model known only by its size: its borrowed layout's context is not its own
+        return 0
+    return model.max_context if model.max_context < default else 0
 
 
 def _classify_output() -> int:

@@ -333,7 +333,10 @@ def table_options(answer: Answer) -> list[Option]:
     chosen = [rec.best] if rec.best and not rec.best.owned else []
     faster = _faster_same_cost(rec)
     fitting = [o for o in rec.options if o.ok]
-    missing = sorted((o for o in rec.options if not o.ok), key=_closeness)
+    # the count the user named with the card first ('说错了，是四张L20': 4 × L20, never 8 nobody named: review CT C8)
+    named_counts = pinned_cards(rec.workload) if rec.workload is not None else set()
+    missing = sorted((o for o in rec.options if not o.ok),
+                     key=lambda o: (f"{o.gpus}x {o.gpu}" not in named_counts, *_closeness(o)))
     shown: list[Option] = []
     for o in [*rec.owned_options, *answer.options, *chosen, *([faster] if faster else [])]:
         if all((o.gpu, o.gpus, o.owned) != (x.gpu, x.gpus, x.owned) for x in shown):
@@ -586,6 +589,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     from gpu_advisor.assistant.count_grew import grew_lines
     from gpu_advisor.assistant.home_short import home_lines, slow_at_home
     from gpu_advisor.assistant.launch_reply import start_ending
+    from gpu_advisor.assistant.named_hold import named_hold_lines
     from gpu_advisor.assistant.own_card_head import own_card_lines
     from gpu_advisor.assistant.owned_near import beside_key, leads, near_lines
     from gpu_advisor.assistant.phase_moved import beyond_lines
@@ -593,7 +597,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
 
     neither = neither_headline(answer, lang)  # your card at home first, the plan as its step up (own_card_head)
     own = [] if neither else own_card_lines(rec, lang) or near_lines(rec, lang)  # (a few cards owned: owned_near)
-    lines = [*(own or [neither or headline(rec, lang), ""]), *grey_headline(rec, lang),
+    lines = [*(own or [neither or headline(rec, lang), ""]), *named_hold_lines(rec, lang), *grey_headline(rec, lang),
              *grew_lines(rec, lang)]  # (a grey pick in China, the count said grown: said under the headline)
     if changed:
         lines += [say(lang, "answer.updated", slots=say(lang, "list_sep").join(changed)), ""]
@@ -1915,7 +1919,9 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
         parts.append(say(lang, "rb.whole_unit", unit=best.sold_in, gpu=best.gpu_name))
         parts.append(say(lang, "rb.rent_counts", n=best.gpus, gpu=best.gpu_name))  # the rent is the plan's cards, part of a machine
     if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd and rents_only(rec.workload):
-        parts.append(say(lang, "rb.renting_only"))  # cloud-only: no nudge towards buying
+        from gpu_advisor.assistant.rb_cheapest import renting_key
+
+        parts.append(say(lang, renting_key(rec.workload)))  # cloud-only, or kept rented: no nudge towards buying
     elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd \
             and rec.workload.budget_usd_per_month is not None and rec.workload.budget_usd is None:
         parts.append(say(lang, "rb.monthly_budget"))  # a budget by the month: rented, owning shown for comparison

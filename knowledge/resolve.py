@@ -317,6 +317,8 @@ def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
             # the checkpoint's own format, file sizes and tensor counts are the borrowed model's, not this one's
             "native_precision": None, "native_bits_per_weight": None, "checkpoint_bytes": None,
             "gguf_file_bytes": {}, "params_by_dtype": {},
+            # nor its context: the borrowed model's YaRN reach is no fact of this one (review CT E8, C8)
+            "yarn_context": None, "yarn_original": None,
             "notes": f"layout (layers, heads, KV heads) borrowed from {ref.name}, the catalog model no bigger "
                      "than this with the largest KV cache per token",
             "source": f"bare size; layout from {ref.id} ({ref.source})",

@@ -535,6 +535,9 @@ class Rules(Record):
     reasoning_context_tokens: int = Field(32768, gt=0, description="the context per conversation a reasoning model "
                                           "(R1, QwQ, Qwen3 thinking) is sized at when none is said: room for its thinking")
     reasoning_context_source: str = ""
+    unknown_native_context_tokens: int = Field(32768, gt=0, description="a model known only by its size: past this "
+                                               "context, its own native context and RoPE scaling are asked for "
+                                               "(its config.json), none being on record")
     peak_share_source: str
     peak_share_daily: float = Field(gt=0, le=1, description="of the people who use a service in a day, generating at once at the busiest moment")
     peak_share_daily_source: str

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from gpu_advisor.tools.common import last_step
 
 if TYPE_CHECKING:
+    from gpu_advisor.knowledge.schema import Gpu
     from gpu_advisor.tools.recommend import Option, Recommendation, Workload
 
 # The segments of cards bought for a desktop or workstation: data-centre fleets have their own answers
@@ -71,16 +72,29 @@ def owned_limit(w: Workload, rec: Recommendation) -> OwnedLimit | None:
     """The limits of the cards you own for the service asked (see the module); None where it does not apply."""
     if not applies(w, rec):
         return None
-    from gpu_advisor.tools.kv_format import kv8_format
-    from gpu_advisor.tools.recommend import CONTEXT_STEP, evaluate, parse_owned
+    from gpu_advisor.tools.recommend import parse_owned
 
     count, gpu = parse_owned(w.owned[0])
-    mine = rec.owned_options[0]
-    fmt = {"serve_precision": mine.precision} if mine.precision else {}
-    base = w.model_copy(update=fmt)
+    limit = limits_on(w, gpu, count, rec.owned_options[0].precision, owned=True)
+    limit.more = _more(w, rec, w.model_copy(update=_format(rec.owned_options[0].precision)), gpu, count)
+    return limit
+
+
+def _format(precision: str | None) -> dict[str, object]:
+    return {"serve_precision": precision} if precision else {}
+
+
+def limits_on(w: Workload, gpu: Gpu, count: int, precision: str | None, owned: bool) -> OwnedLimit:
+    """The longest context at which `count` x `gpu` hold every user at once, and the most users at once at the context
+    asked, each with the KV cache as planned and in 8 bits, in `precision` weights: cards you own (`owned`) or the
+    count the user named for the job (tools.named_limit)."""
+    from gpu_advisor.tools.kv_format import kv8_format
+    from gpu_advisor.tools.recommend import CONTEXT_STEP, evaluate
+
+    base = w.model_copy(update=_format(precision))
 
     def on_yours(**change: object) -> Option | None:
-        o = evaluate(base.model_copy(update=change), gpu, count, owned=True)
+        o = evaluate(base.model_copy(update=change), gpu, count, owned=owned)
         return o if o is not None and o.ok else None
 
     def context(kv: int | None) -> int | None:
@@ -111,7 +125,6 @@ def owned_limit(w: Workload, rec: Recommendation) -> OwnedLimit | None:
         limit.at_limit = on_yours(context=limit.context, kv_cache=asked_kv)
     elif limit.context_kv8:
         limit.at_limit = on_yours(context=limit.context_kv8, kv_cache=8)
-    limit.more = _more(w, rec, base, gpu, count)
     return limit
 
 

@@ -57,6 +57,7 @@ from gpu_advisor.tools.common import (
     ToolInput,
     last_step,
 )
+from gpu_advisor.tools.context_note import context_warnings
 from gpu_advisor.tools.cost import (
     DEFAULT_HORIZON_MONTHS,
     HOURS_PER_MONTH,
@@ -86,6 +87,7 @@ from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, smaller_model_change, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.multi_lora import MAX_ADAPTERS, MAX_RANK, MultiLoraInput, MultiLoraResult, multi_lora
+from gpu_advisor.tools.named_limit import named_limit
 from gpu_advisor.tools.offload import MAX_OFFLOAD_GPUS, OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.own_format import NATIVE, own_format
 from gpu_advisor.tools.owned_limit import OwnedLimit, owned_limit
@@ -779,6 +781,8 @@ class Recommendation(Explained):
                                                 "at the plan's batch and its memory (tools.speculative_plan)")
     owned_limit: OwnedLimit | None = Field(None, description="a few desktop cards you own short of a service: the "
                                            "context, users and more cards at which they hold it (tools.owned_limit)")
+    named_limit: OwnedLimit | None = Field(None, description="the count named with a card short of a service: the "
+                                           "context and users at which it holds it (tools.named_limit)")
 
     @property
     def budget_months(self) -> float | None:
@@ -2223,13 +2227,16 @@ def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool =
                               server_gpus=_server_gpus(w, gpu), max_gpus=limit, all_formats=True),
                          key=lambda x: (x.gpus, order_of.get(x.precision, 0), x.unit))
     if not count:
-        first = None
+        # the first layouts that meet every target, each with the memory to spare a warning asks for (_roomier);
+        # the fewest cards of them, in the layouts' order: 4 x TP4 on 16 H100 short of memory grew to 5 x TP4 on 20
+        # while 2 x TP8 on 16 met it all (review CT E8)
+        first, met = None, []
         for layout in layouts[:SCALE_TRIES]:
             o = evaluate(w, gpu, layout.gpus, owned=owned, layout=layout)
             if o is not None and o.ok:
-                return _roomier(w, gpu, layout, o, limit, owned)
+                met.append(_roomier(w, gpu, layout, o, limit, owned))
             first = first or o
-        return first
+        return min(met, key=lambda o: (o.headroom_fraction < TIGHT_HEADROOM, o.gpus)) if met else first
     order = {f: i for i, f in enumerate(dict.fromkeys(t[1] for t in tries))}
     seen: dict[tuple[int, int, int, str], Option | None] = {}
     evaluated: list[Option] = []
@@ -2922,6 +2929,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec.qlora_short = qlora_short_on_owned(w, rec)  # a LoRA too big for your cards: QLoRA sized beside it
         rec.pool = pooled
         rec.owned_limit = owned_limit(w, rec)  # a few desktop cards short of a service: what they hold
+        rec.named_limit = named_limit(w, rec)  # the count named short of a service: what it holds
         rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
             and rec.pool.smaller is not None and not (rec.best is not None and rec.best.owned)
     rec = _name_a_better_card(w, rec)
@@ -4204,13 +4212,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
     longest = max(w.context if spec.serves else 0, w.prompt_length() if spec.serves else 0,
                   w.batch_per_item(model)[2] if spec.batch else 0)  # a chunked item: its longest pass
-    if model.yarn_context and model.max_context < longest <= model.yarn_context:
-        warnings.append(f"{longest:,} tokens is more than {model.name} reads natively ({model.max_context:,}); its model "
-                        f"card documents YaRN RoPE scaling up to {model.yarn_context:,}: turn it on in the engine")
-    elif longest > model.max_context:
-        warnings.append(f"{longest:,} tokens is more than {model.name} reads ({model.max_context:,}-token context): "
-                        "it needs RoPE scaling (YaRN) where the model supports it, a longer-context model, or "
-                        "splitting the text")
+    warnings += context_warnings(model, longest)
     if w.region == "china" and spec.trains and any(o.gpu == "h20" for o in options[:5]):
         warnings += rules().china_caveats[:1]
     levers = _levers(w) if with_levers and best is None else []
