@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import csv
 import re
-import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import print_errors
+from bench import Summary, error_summary, print_errors
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.common import GIB
 from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
@@ -354,7 +353,7 @@ def run() -> Report:
     return report
 
 
-def summary(report: Report) -> list[tuple[str, str, int, float, float, list[Scored]]]:
+def summary(report: Report) -> list[Summary]:
     groups: dict[tuple[str, str], list[Scored]] = {}
     for s in report.scored:
         groups.setdefault((s.tool, s.source), []).append(s)
@@ -366,14 +365,13 @@ def summary(report: Report) -> list[tuple[str, str, int, float, float, list[Scor
         if len({s.source for s in rows}) > 1:
             groups[(tool, "all sources")] = rows
     for (tool, source), rows in sorted(groups.items()):
-        errors = [abs(s.error) for s in rows]
         worst = sorted(rows, key=lambda s: -abs(s.error))[:3]
-        out.append((tool, source, len(rows), statistics.median(errors), statistics.mean([s.error for s in rows]), worst))
+        out.append(error_summary(tool, source, [s.error for s in rows], worst))
     return out
 
 
 def print_report(report: Report) -> None:
-    print_errors("Accuracy against published measurements (median absolute % error; bias = mean signed error)",
+    print_errors("Accuracy against published measurements (median and 90th percentile of the absolute % error; bias = mean signed error)",
                  "tool", summary(report),
                  lambda s: f"#{s.row_id} {s.label}: {s.measured:g} vs {s.predicted:.3g} ({s.error:+.0%})")
     print("not scored:", ", ".join(f"{why} ({n})" for why, n in sorted(report.skipped.items())))

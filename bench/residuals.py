@@ -14,6 +14,7 @@ import sys
 from datetime import date
 from typing import get_args
 
+from bench import percentile
 from bench.accuracy import Report, Scored, memory_residuals, run
 from gpu_advisor.knowledge import frameworks
 from gpu_advisor.knowledge.loader import DATA_DIR
@@ -22,19 +23,6 @@ from gpu_advisor.tools.inference import Engine
 COMMAND = "python -m bench residuals"
 PATH = DATA_DIR / "residuals.yaml"
 DIGITS = 4  # 0.01 % steps
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (0-100) with linear interpolation between the closest ranks (numpy's default,
-    statistics.quantiles' 'inclusive' method): rank q/100 x (n - 1) of the sorted values."""
-    if not values:
-        raise ValueError("percentile of no values")
-    xs = sorted(values)
-    pos = q / 100 * (len(xs) - 1)
-    i = int(pos)
-    if i + 1 >= len(xs):
-        return xs[-1]
-    return xs[i] + (xs[i + 1] - xs[i]) * (pos - i)
 
 
 def categories() -> list[str]:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import csv
 import re
-import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import print_errors, print_readme_table
+from bench import Summary, error_summary, print_errors, print_readme_table
 from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time_of
@@ -147,7 +146,7 @@ def implied_mfu(run: Run) -> float:
     return run.measured / at_full
 
 
-def summary(report: Report) -> list[tuple[str, str, int, float, float, list[Run]]]:
+def summary(report: Report) -> list[Summary]:
     groups: dict[tuple[str, str], list[Run]] = {}
     for x in report.runs:
         groups.setdefault((x.category, x.source), []).append(x)
@@ -156,9 +155,8 @@ def summary(report: Report) -> list[tuple[str, str, int, float, float, list[Run]
             groups.setdefault(("all, 2,048+ tokens a sequence", "all sources"), []).append(x)
     out = []
     for (cat, source), runs in sorted(groups.items(), key=lambda kv: (kv[0][0].startswith("all"), kv[0])):
-        errors = [x.error for x in runs]
         worst = sorted(runs, key=lambda x: -abs(x.error))[:3]
-        out.append((cat, source, len(runs), statistics.median(abs(e) for e in errors), statistics.mean(errors), worst))
+        out.append(error_summary(cat, source, [x.error for x in runs], worst))
     return out
 
 
