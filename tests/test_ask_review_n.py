@@ -219,7 +219,7 @@ def test_a_batch_total_sizes_its_items(text: str, items: int) -> None:
     ("i want to serve a chatbot", "model"), ("我想部署一个聊天机器人", "model"),
     ("serve llama 3.1 70b", "users"), ("we want to buy gpus to serve llama 3.1 70b", "users"),
     ("部署 llama 3.1 70b", "users"), ("想买卡部署 qwen2.5 72b", "users"),
-    ("serve llama 3.1 70b for a team of 20", "utilisation"), ("给 20 个人同时用 llama 3.1 70b", "utilisation"),
+    ("serve llama 3.1 70b to 20 users at once", "utilisation"), ("给 20 个人同时用 llama 3.1 70b", "utilisation"),
     ("fine-tune llama 3.1 70b on 50k examples", "method"), ("微调 llama 3.1 70b，5 万条数据", "method")])
 def test_questions_that_change_the_answer_are_still_asked(text: str, slot: str) -> None:
     reply = run_conversation([text])[0]
