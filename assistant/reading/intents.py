@@ -197,7 +197,8 @@ def read_question(m: Message, u: Understanding) -> None:
     scope = _out_of_scope(m)
     if "best_gpu" in u.intents and not scope:
         return
-    if len(cards_named(m)) == 1 and (u.compare_gpus or u.whatif_gpus) and _hit_why_not(m):
+    if len(cards_named(m)) == 1 and (u.compare_gpus or u.whatif_gpus) and _hit_why_not(m) \
+            and not m.live("only_sourced"):  # 'can only buy h20s … or just pay for the api instead': the only card
         u.intents.add("why_not")  # "why not use H100s instead?": put beside the plan, not made the only choice
         card = (u.whatif_gpus or (0, u.compare_gpus[0]))[1]
         if all(card in choice for choice in u.updates.get("only") or []):

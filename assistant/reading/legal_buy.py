@@ -19,8 +19,10 @@ from gpu_advisor.knowledge.china_channel import china_channel
 
 def read_legal_buy(m: Message, u: Understanding) -> None:
     _read_procure(m, u)
-    if u.ask.get("export") or not m.gpus or u.intents & {"reset", "help", "empty"} or m.live("china_buyable"):
-        return  # 'only gpus we can legally buy in china, H20 or L20': a rule on the plan's cards, no question asked
+    if u.ask.get("export") or not m.gpus or u.intents & {"reset", "help", "empty"} or m.live("china_buyable") \
+            or m.live("only_sourced"):
+        return  # 'only gpus we can legally buy in china, H20 or L20', 'we can only legally buy h20s', '合法能买的只有H20':
+        # a rule on the plan's cards, no question asked
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not (word_pattern("legal_buy.en").search(typed) or word_pattern("legal_buy.zh").search(typed)):
         return

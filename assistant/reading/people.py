@@ -32,7 +32,7 @@ def _population_after() -> re.Pattern[str]:
     one or two words ('450 claims adjusters', '40 customer support agents', '30 users 理赔专员' from '30名理赔专员')."""
     v = vocab()
     modifier = alternation(v["people_modifiers"])
-    qualifier = rf"(?:(?!(?:{alternation(v['job_qualifier_not'])})\b)[a-z][a-z-]*[\s-]+)?"  # the job's field: 'claims'
+    qualifier = rf"(?:(?!(?:{alternation(v['job_qualifier_not'])})\b)[a-z][a-z-]*[\s-]+(?=[a-z]))?"  # the job's field: 'claims'
     return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:(?:users?|people)\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
                       rf"(?:{qualifier}{staff_word()})")
 
