@@ -12,7 +12,7 @@ from gpu_advisor.assistant.reading.length_ranges import length_ranges, range_hig
 from gpu_advisor.assistant.reading.length_tails import length_tails
 from gpu_advisor.assistant.reading.length_tried import length_tried
 from gpu_advisor.assistant.reading.money_roles import money_said
-from gpu_advisor.assistant.reading.peak_rate import peak_rates
+from gpu_advisor.assistant.reading.peak_rate import peak_rates, request_rate_said
 from gpu_advisor.assistant.reading.people import (
     POPULATION_FROM,
     at_once_after,
@@ -94,7 +94,7 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         return "uptime", ""  # "uptime 99.95", "SLA 99.9", "99.99 uptime": an availability target without its % sign
     if word_pattern("bits_after").match(after):
         return "bits", ""  # '4-bit on h100s' at the users question: a format, no count of people
-    rate = _request_rate(after, before)
+    rate = request_rate_said(after, before)
     if rate is not None:
         return rate  # "20 requests per second", "每秒20个请求", "peak qps 50": requests arriving, not items or users
     if 1 <= q.value <= 1024 and word_pattern("rl_samples_before").search(before) \
@@ -151,26 +151,6 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     if role == ("", "") and q.value >= 100 and word_pattern("money_monthly_bare").match(after):
         return "money", "CNY" if lang == "zh" else "USD"  # "about 8k a month for gpus": no label claims it
     return role
-
-
-def _request_rate(after: str, before: str) -> tuple[str, str] | None:
-    """A request rate with its period ('second', 'minute', 'hour', 'day'): a rate unit after the number
-    ('20 rps', '1200 requests a minute'), a period before and requests after ('per second 20 requests'), or
-    a rate label before ('peak qps 50')."""
-    said = word_pattern("rate_after").match(after)
-    period = said and (said.group("per") or said.group("unit"))
-    if not period and word_pattern("rate_noun_after").match(after):
-        per = word_pattern("rate_per_before").search(before)
-        period = per and per.group("per")
-    if not period:
-        label = word_pattern("rate_period_label_before").search(before)
-        period = label and (label.group("per") or label.group("per2"))
-    if not period and word_pattern("rate_label_before").search(before):
-        period = "rps"
-    if not period:
-        return None
-    word = period.strip().lower()
-    return "request_rate", next((p for p, words in vocab()["rate_periods"].items() if word in words), "second")
 
 
 def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:  # noqa: C901 - ordered unit rules, first match wins

@@ -201,31 +201,6 @@ def _zh_approximate(text: str) -> str:
     return _zh_approximate_pattern().sub(repl, text)
 
 
-@cache
-def _zh_people_pattern() -> re.Pattern[str]:
-    ends = "".join(vocab()["zh_people_suffixes"])
-    return re.compile(rf"(?<![\d.])(\d{{1,7}})\s*(?:左右|来|多|about)?\s*(?:个|位|名|号)?\s*(?:左右)?\s*的?\s*[\u3400-\u9fff]{{0,3}}?[{ends}](?![\u3400-\u9fff]*(?:卡|显卡))")
-
-
-def _zh_people(text: str) -> str:
-    """'3个标注员', '12位律师', '5名译者': a count before a noun for people by its ending is that many
-    users (before the phrase rewrites, which would take the noun apart)."""
-    not_people = vocab()["zh_not_people"]
-
-    def repl(x: re.Match[str]) -> str:
-        noun = x.group(0)[len(x.group(1)):]
-        if any(noun.strip().endswith(w) for w in not_people):
-            return x.group(0)
-        who = re.search(r"[\u3400-\u9fff]*$", noun).group(0).lstrip("个位名号来多左右的")  # type: ignore[union-attr]
-        who = who if who in vocab()["population_nouns"] or word_pattern("builder_nouns").fullmatch(who) \
-            or who.endswith(tuple(vocab()["zh_job_suffixes"])) else ""
-        # kept for staff ('300名护士', '40个分析师', '30名理赔专员': a job) and for a team's jobs ('三个开发者': the
-        # team, reading.headcount)
-        return f" {x.group(1)} users {who} "
-
-    return _zh_people_pattern().sub(repl, text)
-
-
 def plain_digits(value: float) -> str:
     """A number as plain digits: 1000000 -> '1000000', 1.5 -> '1.5' (never '1e+06')."""
     return str(int(value)) if float(value).is_integer() else f"{value:.6f}".rstrip("0").rstrip(".")
@@ -360,7 +335,9 @@ def clean(text: str) -> str:
     numerals and phrases rewritten, English number words as digits, single spaces. Kept for the last few
     thousand messages: several readers clean the same message again (prepare, the clause readers, the engine)."""
     text = _fix_typos(normalised(text))
-    from gpu_advisor.assistant.reading.written import written_out  # (it reads its words through this module)
+    # (these two read their words through this module)
+    from gpu_advisor.assistant.reading.written import written_out
+    from gpu_advisor.assistant.reading.zh_people import zh_people
 
     text = written_out(text)  # '1e3' is 1000; '1e-320', a 17-digit run: left out and said (reading.written)
     text = _rewrite(text, "vague_count_phrases")  # 'a couple of 5090s': the card, no count (words/vague_counts.yaml)
@@ -378,7 +355,7 @@ def clean(text: str) -> str:
         # '1.5w', '20w', '3w条': w (wan) is how people type 万
         text = re.sub(r"(?<![a-z0-9.])(\d{1,6}(?:\.\d{1,4})?)\s?w(?![a-z])", lambda x: f" {plain_digits(float(x[1]) * 1e4)} ", text)
         text = _CJK_EDGE.sub(" ", text)
-        text = _zh_people(text)
+        text = zh_people(text)
         text = _rewrite(text, "zh_price_phrases")  # '4090一块1.98元': an amount per card (reading/quotes.py)
         text = _rewrite(text, "zh_owned_phrases")  # '机房已经有一台8卡H20', '一台都还没买' (words/owned.yaml)
         text = _rewrite(text, "zh_box_phrases")  # 'A800八卡机': one server of eight (words/counted_boxes.yaml)
