@@ -1463,11 +1463,11 @@ def _context_holds_output(profile: Profile, updates: dict[str, Any], defaulted: 
     """Serving with an output length said ('reasoning outputs are like 4-8k tokens, prompts ~1k'): each request
     holds its prompt and its output, so a context not said is raised to hold both, and said."""
     phase = updates.get("phase") or profile.phase
-    output = updates.get("output_tokens_p99") or updates.get("output_tokens") or updates.get("batch_output_tokens")
+    output = updates.get("output_tokens") or updates.get("batch_output_tokens")
     if phase not in ("serve", "production", "train-and-serve") or not output or "context" in updates \
             or (profile.context is not None and "context" not in defaulted):
         return
-    prompt = updates.get("prompt_tokens_p99") or updates.get("prompt_tokens") or profile.prompt_tokens or 0
+    prompt = updates.get("prompt_tokens") or profile.prompt_tokens or 0
     if prompt + output <= (profile.context or SLOTS["context"].default):
         return
     updates["context"] = math.ceil((prompt + output) / 1024) * 1024

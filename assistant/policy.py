@@ -86,8 +86,6 @@ class Profile(BaseModel):
     items_per_day: int | None = Field(None, gt=0)  # a service's items a day (reading.item_volume, assistant.day_items)
     requests_per_s: float | None = Field(None, gt=0, le=1_000_000)  # "20 requests per second", "峰值QPS 50"
     output_tokens: int | None = Field(None, gt=0)  # tokens generated per request when serving ("200 output tokens")
-    prompt_tokens_p99: int | None = Field(None, gt=0)  # "prompts average 2k, p99 8k" (reading.length_tails)
-    output_tokens_p99: int | None = Field(None, gt=0)  # "outputs 200-800 tokens": 800, the mean 500
     region: Literal["global", "us", "eu", "china"] | None = None
     currency: Literal["USD", "CNY"] | None = None
     budget_usd_per_month: float | None = Field(None, gt=0)

@@ -547,9 +547,6 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     # model to fall back to is of that line (tools.models.smaller_in_family)
     Slot("line_said", None, matters=runs_inference),
     Slot("output_tokens", None, matters=rate_given),  # None: tools.recommend's RATE_OUTPUT_TOKENS, said
-    # The tails said with them ('p99 8k', 'up to 16k', '200-800 tokens'): the queueing model's p99 lengths
-    Slot("prompt_tokens_p99", None, matters=serves),
-    Slot("output_tokens_p99", None, matters=serves),
     # A Chinese conversation that names no place is priced for the Chinese market, and says so.
     Slot("region", "global", panel=True, by_lang=(("zh", "china"),)),
     Slot("currency", None),  # None: yuan in China, dollars elsewhere; a setting or the user may say CNY

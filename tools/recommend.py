@@ -84,7 +84,6 @@ from gpu_advisor.tools.inference import (
 )
 from gpu_advisor.tools.kv_format import kv8_format
 from gpu_advisor.tools.lead_time import arrives_late
-from gpu_advisor.tools.length_tails import length_tails, tail_lengths
 from gpu_advisor.tools.levers import serving_lever_tries, smaller_model_change, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.multi_lora import MAX_ADAPTERS, MAX_RANK, MultiLoraInput, MultiLoraResult, multi_lora
@@ -353,10 +352,6 @@ class Workload(ToolInput):
                                          "tools.queueing) and the time-to-first-token target is held at p99")
     output_tokens: int | None = Field(None, gt=0, le=1_000_000, description="with a request rate: mean tokens "
                                       f"generated per request (default {256})")
-    prompt_tokens_p99: int | None = Field(None, gt=0, le=2_000_000, description="with a request rate: the 99th "
-                                          "percentile prompt length said ('p99 8k'); default: the measured spread")
-    output_tokens_p99: int | None = Field(None, gt=0, le=1_000_000, description="with a request rate: the 99th "
-                                          "percentile output length said ('200-800 tokens': 800); default: the mean")
     quotes: list[RentQuote] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="rental prices the user was quoted: those "
                                                                       "cards are options at these prices, listed first")
     candidates: list[str] | None = Field(None, max_length=MAX_LIST_ITEMS, description="GPU ids to consider (or cards with a count, "
@@ -3135,7 +3130,7 @@ def rate_lengths(w: Workload) -> tuple[int, int, int]:
     prompt = w.prompt_length()
     use = use_case(w.use_case)
     output = w.output_tokens or reasoning_output(w.model) or (use.output_tokens if use else RATE_OUTPUT_TOKENS)
-    context = w.context if "context" not in w.flexible else sum(length_tails(w, prompt, output).values())
+    context = w.context if "context" not in w.flexible else prompt + output
     return prompt, output, context
 
 
@@ -3515,7 +3510,7 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
             "requests_per_s": traffic.requests_per_s, "prompt_tokens": prompt, "output_tokens": output,
             "ttft_percentile": w.ttft_percentile or P99, "server_gpus": w.server_gpus or SERVER_GPUS,
             "engine": "sglang" if mine.engine == "sglang" else "vllm",
-            **w.queue_speed_targets(), **tail_lengths(w, prompt, output)}  # a product's speed floor too
+            **w.queue_speed_targets()}  # a product's speed floor too
     copies = max(1, mine.replicas)
     unit = mine.gpus // copies
     tp = mine.tp or max(1, unit // max(1, mine.pp))
@@ -3584,7 +3579,7 @@ def _grown_for_the_rate(w: Workload, base: Workload, rec: Recommendation, prompt
             "kv_precision": b.kv_precision,
             "engine": "sglang" if b.engine == "sglang" else "vllm", "requests_per_s": w.requests_per_s or 0.0,
             "prompt_tokens": prompt, "output_tokens": output, "ttft_percentile": w.ttft_percentile or P99,
-            **w.queue_speed_targets(), **tail_lengths(w, prompt, output), "e2e_p99_ms": _queue_e2e_ms(w),
+            **w.queue_speed_targets(), "e2e_p99_ms": _queue_e2e_ms(w),
             "max_gpus": w.max_gpus or GROW_FOR_RATE_MAX_GPUS, "server_gpus": w.server_gpus or SERVER_GPUS}
     r = None
     for target in (w.ttft_ms, None):
@@ -3847,7 +3842,7 @@ def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int, tt
                     model=w.model, gpu=o.gpu, precision=fmt, kv_precision=o.kv_precision, engine=engine,
                     requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
                     ttft_target_ms=ttft_ms, ttft_percentile=w.ttft_percentile or P99,
-                    **w.queue_speed_targets(), **tail_lengths(w, prompt, output), e2e_p99_ms=e2e_ms,
+                    **w.queue_speed_targets(), e2e_p99_ms=e2e_ms,
                     max_gpus=max_gpus or w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
             except (ToolError, ValueError):
                 continue

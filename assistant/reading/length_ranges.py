@@ -2,9 +2,8 @@
 The low end takes the high end's scale ('4-8k' is 4k to 8k) and unit ('200-300 words': both are words); it is
 then read as nothing (role 'previous'), and the high end carries the length read: an item's length at the
 middle of the range (a training set's or a batch's tokens are counted at the typical item), an output's, a
-context's at the top (the top sizes the memory); a served prompt's or output's is a spread of lengths: its mean
-at the middle, its 99th percentile at the top (reading.length_tails). The range and the point read are kept in
-`extra` as 'range|<low-high as said>|<unit of text or ''>|middle, top or spread|<top in tokens>' (the top sizes a
+prompt's or a context's at the top (the top sizes the memory). The range and the point read are kept in
+`extra` as 'range|<low-high as said>|<unit of text or ''>|middle or top|<top in tokens>' (the top sizes a
 training sequence: job.read_seq_len) and said back (message.prepare: note.length_range)."""
 
 from __future__ import annotations
@@ -18,8 +17,7 @@ if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.quantities import Quantity
 
 # The lengths a range can say, and where in the range the point read lies (0.5 the middle, 1.0 the top).
-POINT_IN_RANGE = {"per_item_tokens": 0.5, "output_tokens": 0.5, "prompt_tokens": 0.5, "context": 1.0}
-SPREAD = ("output_tokens", "prompt_tokens")  # a spread of lengths: its mean at the middle, its p99 at the top
+POINT_IN_RANGE = {"per_item_tokens": 0.5, "output_tokens": 1.0, "prompt_tokens": 1.0, "context": 1.0}
 
 
 def length_ranges(masked: str, out: list[Quantity]) -> list[Quantity]:
@@ -43,7 +41,7 @@ def length_ranges(masked: str, out: list[Quantity]) -> list[Quantity]:
         top = f"{float(said[0]):g}" if said else f"{high.number:g}{high.scale}"
         span = f"{number:g}{'' if said else scale}-{top}"
         out[i + 1] = replace(high, number=float(round(point)), scale="",
-                             extra=f"range|{span}|{said[1] if said else ''}|{'spread' if high.role in SPREAD else 'middle' if where < 1 else 'top'}|{high.value:.0f}")
+                             extra=f"range|{span}|{said[1] if said else ''}|{'middle' if where < 1 else 'top'}|{high.value:.0f}")
     return out
 
 

@@ -178,9 +178,9 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     msg.unknown_count = waiting[2] if waiting else 1
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
         if q.extra.startswith("range|") and not q.negated:  # "200-300 words each", "4-8k tokens": the point read
-            _r, span, unit, at, top = q.extra.split("|")
+            _r, span, unit, at, _top = q.extra.split("|")
             msg.notes.append((f"note.length_range_{at}", {"said": span, "unit": unit or ("token" if lang == "zh" else "tokens"),
-                                                            "tokens": f"{q.value:,.0f}", "top": f"{float(top):,.0f}"}))
+                                                            "tokens": f"{q.value:,.0f}"}))
             continue
         if q.said and q.role and not q.negated:
             number, unit, per_token, *size = q.said.split("|")

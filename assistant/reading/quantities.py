@@ -9,7 +9,6 @@ from functools import cache
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.latency import observed, per_token
 from gpu_advisor.assistant.reading.length_ranges import length_ranges, range_high
-from gpu_advisor.assistant.reading.length_tails import length_tails
 from gpu_advisor.assistant.reading.length_tried import length_tried
 from gpu_advisor.assistant.reading.money_roles import money_said
 from gpu_advisor.assistant.reading.peak_rate import peak_rates, request_rate_said
@@ -360,7 +359,7 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
         else:
             role, extra = _role(base, replace(q, start=q.start - shift, end=q.end - shift), lang, previous)
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
-    return peak_rates(masked, length_tails(masked, length_ranges(masked, _changes(masked, out, lang))))
+    return peak_rates(masked, length_ranges(masked, _changes(masked, out, lang)))
 
 
 def _changes(masked: str, out: list[Quantity], lang: str) -> list[Quantity]:

@@ -40,7 +40,6 @@ from gpu_advisor.assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
-from gpu_advisor.assistant.reading.length_tails import read_output_tokens_p99, read_prompt_tokens_p99
 from gpu_advisor.assistant.reading.levers import read_hit_rate, read_shared_prefix, read_speculative
 from gpu_advisor.assistant.reading.model import read_model
 from gpu_advisor.assistant.reading.personal import (
@@ -146,8 +145,6 @@ READERS = (
     ("tpot_percentile", read_tpot_percentile),
     ("requests_per_s", read_request_rate),
     ("output_tokens", read_output_tokens),
-    ("prompt_tokens_p99", read_prompt_tokens_p99),
-    ("output_tokens_p99", read_output_tokens_p99),
     ("personal", read_personal),
     ("used_ok", read_used_ok),
     ("product", read_product),

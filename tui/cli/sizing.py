@@ -597,8 +597,7 @@ def cmd_recommend(args: argparse.Namespace) -> None:
 
 def recommendation(args: argparse.Namespace):
     """The recommendation `recommend` and `launch` size from the same arguments."""
-    from gpu_advisor.tools.fp8_basis import fp8_basis
-    from gpu_advisor.tools.recommend import Workload, parse_owned, recommend
+    from gpu_advisor.tools.recommend import Workload, recommend
 
     if args.ttft_ms and args.ttft_p99_ms and args.ttft_ms != args.ttft_p99_ms:
         raise UsageError("--ttft-ms and --ttft-p99-ms disagree: give one first-token target")
@@ -619,12 +618,7 @@ def recommendation(args: argparse.Namespace):
                  prompt_tokens=args.prompt_tokens,
                  server_gpus=args.server_gpus, max_gpus=args.max_gpus, loras=args.loras, lora_rank=args.lora_rank,
                  **lever_fields(args))
-    fp8_said, refused = fp8_basis(w.serve_precision, [parse_owned(x)[1].id for x in w.owned])
-    if refused:  # FP8 on cards you own that have no FP8 kernel at all (V100): one line, what runs instead
-        raise UsageError(refused)
     r = recommend(w)
-    fp8_said += fp8_basis(w.serve_precision, [r.best.gpu] if r.best and not r.best.owned else [])[0]
-    r.assumptions[:0] = fp8_said  # FP8 weight-only on an Ampere card (A800, A100): the sizing's basis, said
     if w.ttft_ms is not None:  # a first-token target below the physics: one line with the fastest there is
         from gpu_advisor.tools.ttft_floor import below_physics
 
