@@ -80,9 +80,11 @@ def test_a_count_at_once_said_beside_the_staff_sizes_the_cards(text, total, at_o
     ("500 beta users at the same time", None, 500),
     ("500个内测用户同时在线", None, 500),
     ("for our team of 60", 60, None),
-    ("a team of 12 will use it", 12, None),
+    ("a team of 25 will use it", 25, None),
+    ("a team of 12 will use it", None, 12),  # a team below TEAM_FROM (20) works together: sized as all at once
+    ("我们团队十个人用", None, 10),
     ("团队60个人要用", 60, None),
-    ("a team of 4", None, 4),  # below five a group is sized as all at once
+    ("a team of 4", None, 4),
     ("a team of 60 at once", None, 60),
     ("we're a team of 4, serve llama 3.1 8b to 40 users", None, 40),  # the team builds it: no users
 ])

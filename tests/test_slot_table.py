@@ -84,7 +84,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "used_cards": ["rtx-3090"], "loras": 50, "lora_rank": 16, "encoder_job": "rerank",
                "candidates_per_query": 50, "only_sourced": True, "only_bought": True, "shared_prefix_tokens": 3000,
                "prefix_hit_rate": 0.9, "speculative": "eagle3", "draft_model": "llama-3.2-1b",
-               "user_groups": (("engineer", 3), ("product_manager", 10)), "prompt_tokens_p99": 8000, "output_tokens_p99": 1500}
+               "user_groups": (("engineer", 3), ("product_manager", 10))}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():
         assert describe(name, value, lang), name

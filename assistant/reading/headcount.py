@@ -18,9 +18,12 @@ if TYPE_CHECKING:
 
 # Below this many people a group is sized as all at once: the count at once would round to nearly all of them.
 HEADCOUNT_FROM = 5
+# A team said by its size alone ('a team of 40') is an organisation's size from this many people; a smaller team
+# works together and is sized as all at once ('our team of 5 devs', '我们团队十个人用').
+TEAM_FROM = 20
 
 
-def is_headcount(after: str, before: str, org_wide: bool = False) -> bool:
+def is_headcount(after: str, before: str, org_wide: bool = False, value: float = 0) -> bool:
     """Whether a count of people is an organisation's size: a staff noun after it, the organisation it belongs to
     after it, an organisation word before it, or (org_wide) the whole organisation said in the message."""
     if said_at_once(after) or word_pattern("together_before").search(before):
@@ -28,6 +31,7 @@ def is_headcount(after: str, before: str, org_wide: bool = False) -> bool:
     job = job_before(before)  # '客服二十个' read as '客服 20': the staff noun said first
     return bool(org_wide or staff_noun_after(after) or word_pattern("headcount_frame_after").match(after)
                 or word_pattern("headcount_before").search(before)
+                or (value >= TEAM_FROM and word_pattern("team_before").search(before))
                 or (job and staff_noun_after(job.group("job"))))
 
 
@@ -51,7 +55,7 @@ def headcounts(m: Message) -> None:
             continue
         after = m.masked[q.end:q.end + 80]
         before = m.masked[max(0, q.start - 40):q.start]
-        if is_headcount(after, before, org_wide):
+        if is_headcount(after, before, org_wide, q.value):
             m.qty[i] = replace(q, role="population")
 
 

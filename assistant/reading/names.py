@@ -225,6 +225,8 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
             continue  # '40-60 at once', '50-80 users': a range of numbers, never the 4060 or the 5080
         if " " in gram and gram.split()[-1].isdigit() and word_pattern("memory_unit_after").match(text[end:end + 8]):
             continue  # 'a 40 gb a100': 'a 40' is an article and a memory, not the A40
+        if " " in gram and gram.split()[-1].isdigit() and word_pattern("length_unit_after").match(text[end:end + 12]):
+            continue  # 'plus a 2000 token prompt': an article and a length, not the RTX A2000
         digit = next((i for i in range(start, end) if text[i].isdigit()), None)
         if digit and word_pattern("money_before").search(text[:digit]):
             continue  # 'on a $800 budget', 'with a $100': an article and an amount of money, not the A800 or the A100
