@@ -28,7 +28,7 @@ def regroup(updates: dict[str, Any], profile: Any, ask: dict[str, Any]) -> tuple
     changed = changed_groups(kept, changes) if slot and changes else None
     at = _fixed_group(kept, fixed) if slot and not changed else None
     if slot and (changed or (fixed and at is not None)):
-        groups = changed or tuple((job, fixed[2] if i == at else n) for i, (job, n) in enumerate(kept))  # type: ignore[index]
+        groups = changed or tuple((job, fixed[2] if i == at else n) for i, (job, n) in enumerate(kept))
         for key in ("users", "population", "population_daily", "population_monthly", "users_range"):
             updates.pop(key, None)  # the count said is one group's, not everyone's
         updates[slot] = sum(n for _job, n in groups)
