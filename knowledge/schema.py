@@ -512,6 +512,10 @@ class Rules(Record):
     usd_per_cny: float = Field(gt=0)
     usd_per_cny_as_of: date
     usd_per_cny_source: str
+    usd_per_currency: dict[str, float] = Field(default_factory=dict, description="USD per unit of other currencies "
+                                                                         "a budget is said in (EUR, GBP)")
+    usd_per_currency_as_of: date | None = None
+    usd_per_currency_source: str = ""
     default_mfu_training: float = Field(gt=0, le=1)
     few_offers_below: int = Field(ge=1, description="a rental price from fewer offers than this is marked and "
                                                     "ranked dearer by the spread of well-sourced prices")

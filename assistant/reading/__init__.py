@@ -26,6 +26,7 @@ How a message is read:
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.all_day import read_all_day
 from gpu_advisor.assistant.reading.allowance import keep_allowed
 from gpu_advisor.assistant.reading.answers import read_answers
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
@@ -205,6 +206,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     u.day_hours = busy_hours_a_day(m)  # 'working hours': a day's volume said before is used within them (assistant.day_volume)
     u.problems += m.problems
     u.notes += m.notes
+    read_all_day(m, u)  # 'who'll use it all day': the working day, said as assumed (reading.all_day)
     read_gpus(m, u)
     read_considered(m, u)  # 'or should i buy a used 3090 as a second card': weighed beside the owned card
     read_card_count(m, u)

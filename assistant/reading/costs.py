@@ -7,6 +7,7 @@ import re
 
 from gpu_advisor.assistant.reading.budget_leeway import read_budget_leeway
 from gpu_advisor.assistant.reading.clauses import clause_of
+from gpu_advisor.assistant.reading.currency import in_usd
 from gpu_advisor.assistant.reading.hardware import read_preference
 from gpu_advisor.assistant.reading.job import trains
 from gpu_advisor.assistant.reading.message import Message, Understanding
@@ -14,7 +15,6 @@ from gpu_advisor.assistant.reading.money_roles import credits_note
 from gpu_advisor.assistant.reading.money_said import item_priced, refuse_money_people
 from gpu_advisor.assistant.reading.recurring import runs_per_period
 from gpu_advisor.assistant.reading.text import word_pattern
-from gpu_advisor.knowledge import rules
 
 
 def read_budget(m: Message) -> tuple[str, float] | None:
@@ -42,10 +42,9 @@ def read_budget(m: Message) -> tuple[str, float] | None:
         and not once_before)
     yearly = bool(word_pattern("money_yearly").search(clause))
     amount = q.value
-    if q.extra == "EUR":
-        m.notes.append(("note.euro_budget", {}))
+    usd = in_usd(m, q)  # yuan, euros, pounds at the rates kept in knowledge data, the rate said (reading.currency)
+    if usd is None:
         return None
-    usd = amount * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
     if yearly and not monthly:
         usd, monthly = usd / 12, True
     if usd <= 0:
@@ -55,7 +54,8 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     if not monthly and credits_note(m, q, before, clause):
         return "budget_usd", round(usd, 2)  # '40k in credits on aws': a total the rent stays within
     if not monthly and not said_once and read_preference(m) != "buy" and not trains(m):
-        shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
+        shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}" if q.extra in ("", "USD") \
+            else f"{amount:,.0f} {q.extra}"
         m.notes.append(("note.budget_once", {"amount": shown}))  # ambiguous: say how it was taken
     return ("budget_usd_per_month" if monthly else "budget_usd", round(usd, 2))
 
@@ -70,14 +70,13 @@ def read_power(m: Message) -> float | None:
     if not found:
         return None
     q = found[-1]
-    if q.extra == "EUR":
-        m.notes.append(("note.euro_budget", {}))
+    usd = in_usd(m, q)
+    if usd is None:
         return None
-    usd = q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
     if not 0 < usd <= 10:
         m.problems.append(("power_range", {}))
         return None
-    shown = f"¥{q.value:g}" if q.extra == "CNY" else f"${q.value:g}"
+    shown = f"¥{q.value:g}" if q.extra == "CNY" else f"${q.value:g}" if q.extra in ("", "USD") else f"{q.value:g} {q.extra}"
     m.notes.append(("note.power_price", {"price": shown}))
     return round(usd, 4)
 
@@ -86,10 +85,8 @@ def read_hosting(m: Message) -> float | None:
     """What hosting the cards bought costs a month ('colo is 2k a month', '托管费每月2000'), in USD: a running
     cost of owning, not a budget."""
     found = m.role("hosting")
-    if not found or found[-1].extra == "EUR":
-        return None
-    q = found[-1]
-    return round(q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0), 2)
+    usd = in_usd(m, found[-1]) if found else None
+    return None if usd is None else round(usd, 2)
 
 
 def budget_periods(m: Message, u: Understanding) -> None:

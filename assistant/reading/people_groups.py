@@ -30,7 +30,7 @@ GROUP_AT_MOST = 1_000_000
 
 
 @cache
-def _jobs() -> dict[str, str]:
+def jobs() -> dict[str, str]:
     """Each job word -> its job code."""
     return {word: code for code, words in vocab()["people_groups"]["jobs"].items() for word in words}
 
@@ -39,7 +39,7 @@ def _jobs() -> dict[str, str]:
 def _after(lone: bool) -> re.Pattern[str]:
     """A job word after a count, with up to two words of its own before it ('ml engineers', '算法工程师'); lone: of
     a count not listed with others ('3 pm' after a count alone is a time of day)."""
-    words = [w for w in _jobs() if not (lone and w in vocab()["people_groups"]["only_before"])]
+    words = [w for w in jobs() if not (lone and w in vocab()["people_groups"]["only_before"])]
     groups = vocab()["people_groups"]
     return re.compile(rf"^\s*{groups['modifiers']}(?P<job>{alternation(words)})(?![a-z])(?!{groups['job_not_after']})")
 
@@ -47,7 +47,7 @@ def _after(lone: bool) -> re.Pattern[str]:
 @cache
 def _before() -> re.Pattern[str]:
     """A job word right before a count, a verb between them ('产品经理是 30', 'pm have 30')."""
-    return re.compile(rf"(?<![a-z])(?P<job>{alternation(_jobs())}){vocab()['people_groups']['job_then']}")
+    return re.compile(rf"(?<![a-z])(?P<job>{alternation(jobs())}){vocab()['people_groups']['job_then']}")
 
 
 def group_of(m: Message, i: int, lone: bool = False) -> str | None:
@@ -58,7 +58,7 @@ def group_of(m: Message, i: int, lone: bool = False) -> str | None:
     said = _after(lone and m.lang != "zh").match(m.masked[q.end:min(end, q.end + 40)])
     if said is None and word_pattern("people_groups.count_end").match(m.masked[q.end:q.end + 12]):
         said = _before().search(m.masked, max(0, q.start - 32), q.start)
-    return _jobs()[said.group("job")] if said else None
+    return jobs()[said.group("job")] if said else None
 
 
 def named_people(m: Message) -> None:

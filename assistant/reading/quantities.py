@@ -108,7 +108,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     if cur_before or cur_after:
         sign = (cur_before.group() if cur_before else "") + (cur_after.group() if cur_after else "")
         currency = "CNY" if word_pattern("currency_cny").search(sign) else \
-            "EUR" if word_pattern("currency_eur").search(sign) else "USD"
+            "EUR" if word_pattern("currency_eur").search(sign) else \
+            "GBP" if word_pattern("currency_gbp").search(sign) else "USD"
         rest = after[cur_after.end():] if cur_after else after
         if word_pattern("power_after").match(rest) or word_pattern("power_before").search(before):
             return "power_price", currency  # "$0.15/kWh", "电费每度0.8元": a running cost, not a budget

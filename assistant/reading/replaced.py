@@ -80,12 +80,15 @@ def read_replaced(m: Message, u: Understanding) -> None:
     from gpu_advisor.assistant.reading.card_change import read_card_change
     from gpu_advisor.assistant.reading.card_swap import read_card_swap
     from gpu_advisor.assistant.reading.count_fixed import read_count_fixed
+    from gpu_advisor.assistant.reading.group_change import read_group_change, read_people_bare
     from gpu_advisor.assistant.reading.people_groups import read_group_fixed, read_user_groups
     from gpu_advisor.assistant.reading.whole_document import read_whole_document
 
     read_count_fixed(m, u)  # '50 users not 500': the count ruled out, so the new one keeps its role
     read_user_groups(m, u)  # '3 ml engineers and 10 PMs': the groups of the sum, by job (reading.people_groups)
     read_group_fixed(m, u)  # '不对，是30个产品经理，不是10个': one group of a sum said again
+    read_people_bare(m, u)  # '改成200人' after '260 people use it': the people who use it, not at once
+    read_group_change(m, u)  # 'double the physicians, keep the nurses', '如果只给研发用呢': groups changed (reading.group_change)
     read_whole_document(m, u)  # 'users paste long contracts' into a 128k context: the prompt is that long
     if read_card_swap(m, u) or read_card_change(m, u):
         return
