@@ -183,6 +183,10 @@ def _model_memory(ctx: Any, model_id: str, ids: list[str]) -> list[str]:
 def parallelism(ctx: Any) -> str:
     """Which parallelism this plan uses and why, and whether a tensor-parallel degree the user proposes holds
     the model (the tools' evaluate on the plan's card at that count)."""
+    if ctx.turn.ask.get("tp_rule"):  # 'can vllm do tp=3 on three 3090s?': the head-division rule, the model's sizes
+        from gpu_advisor.assistant.tp_divide import tp_rule
+
+        return tp_rule(ctx)
     if ctx.turn.ask.get("par_choice"):  # 'TP or PP for 70B across 2 nodes?': that model's layout, from the tools
         from gpu_advisor.assistant.parallel_choice import verdict
 

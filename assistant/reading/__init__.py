@@ -129,6 +129,7 @@ from gpu_advisor.assistant.reading.user_speed import read_user_speed
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
+from gpu_advisor.assistant.reading.tp_divide import read_tp_divide
 from gpu_advisor.assistant.reading.worth import read_worth
 from gpu_advisor.assistant.reading.written import unused_numbers
 from gpu_advisor.assistant.terminal import printable
@@ -311,6 +312,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_memory_doubt(m, u)
     read_reserved_asked(m, u)  # 'on demand vs a 1 yr reserved?' beside a sizing: weighed on the plan's price
     read_parallel_choice(m, u)  # 'TP or PP for 70B across 2 nodes?': the model's layout, not the glossary alone
+    read_tp_divide(m, u)  # 'can vllm do tp=3 on three 3090s?', 'tp为什么要2的幂': the head-division rule
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     read_count_why(m, u)  # '为什么要3台服务器？两台不够吗': the plan's count asked why, a smaller one tried
     read_worth(m, u)  # 'is fp8 kv cache worth it or does it tank quality?', nothing to size: a verdict, no slot
