@@ -125,6 +125,13 @@ def formats(ctx: Any) -> str:
     """The formats named side by side, then which one for the engine asked about (or the plan's)."""
     named = list(ctx.turn.ask.get("formats") or [])
     rec = ctx.rec
+    if not (rec and rec.best and rec.best.precision):
+        from gpu_advisor.assistant.format_pair import format_pair, one_width_pair
+
+        pair = one_width_pair(named)
+        if pair:  # 'AWQ跟GPTQ有啥区别' with no plan: two formats of one width in one engine, weighed from knowledge
+            ctx.turn.ask["pair"] = pair
+            return format_pair(ctx)
     engine = (ctx.turn.engines or [None])[0] or (rec.best.engine if rec and rec.best else None)
     lines, data = [], []
     for name in named:

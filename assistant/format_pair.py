@@ -107,6 +107,20 @@ def _fp8(ctx: Any, model: str | None, data: dict[str, Any]) -> str:
     return ctx.say("fpair.fp8", gap=published_gap(ctx, fp8), size=size) + _space(ctx) + fp8_archs(ctx)
 
 
+def one_width_pair(named: list[str]) -> list[str]:
+    """The formats named when they are two or more catalog formats of one width, unpacked to 16 bits, that one engine
+    loads (AWQ and GPTQ in vLLM); empty otherwise ('gguf or awq for vllm' is picked by engine)."""
+    from gpu_advisor.knowledge import find_precision
+
+    try:
+        fmts = [find_precision(x) for x in named]
+    except (LookupError, ValueError):
+        return []
+    if len(fmts) < 2 or len({int(p.bits_per_weight) for p in fmts}) > 1 or any(p.compute != "bf16" for p in fmts):
+        return []
+    return [p.id for p in fmts] if set.intersection(*(set(p.engines) for p in fmts)) else []
+
+
 def format_pair(ctx: Any) -> str:
     from gpu_advisor.knowledge import find_precision
 

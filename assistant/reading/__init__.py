@@ -123,13 +123,13 @@ from gpu_advisor.assistant.reading.text import (
     word_pattern,
 )
 from gpu_advisor.assistant.reading.thinking import read_thinking
+from gpu_advisor.assistant.reading.tp_divide import read_tp_divide
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
 from gpu_advisor.assistant.reading.user_base import read_user_base
 from gpu_advisor.assistant.reading.user_speed import read_user_speed
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
-from gpu_advisor.assistant.reading.tp_divide import read_tp_divide
 from gpu_advisor.assistant.reading.worth import read_worth
 from gpu_advisor.assistant.reading.written import unused_numbers
 from gpu_advisor.assistant.terminal import printable

@@ -41,18 +41,32 @@ def pair_named(m: Message, bits: int) -> list[str]:
     return out
 
 
+def quality_said(m: Message, typed: str) -> bool:
+    """Quality named beside the formats ('better quality', 'vs fp8 quality on 8b', '哪个精度好', '精度损失')."""
+    said = vocab()["format_pair"]["quality"]
+    return bool(word_pattern("quality.en").search(m.masked) or word_pattern("quality.zh").search(typed)
+                or re.search(said["en"], m.text) or re.search(said["zh"], typed))
+
+
+def _one_engine(pair: list[str]) -> bool:
+    """Whether one engine loads every format (AWQ and GPTQ in vLLM): weighed as formats, not picked by engine."""
+    from gpu_advisor.knowledge import find_precision
+
+    return bool(set.intersection(*(set(find_precision(x).engines) for x in pair)))
+
+
 def read_format_pair(m: Message, u: Understanding, widths: list[tuple[int, str | None]]) -> bool:
     """Whether the message weighs two formats of one width; when it does, u is set for the reply."""
     if len(widths) != 1 or set(u.updates) - OWN_SLOTS or u.unknown_model:
         return False
     typed = m.raw.lower()
     cue = vocab()["format_pair"]["cue"]
-    quality = word_pattern("quality.en").search(m.masked) or word_pattern("quality.zh").search(typed)
+    quality = quality_said(m, typed)  # 'better quality', '哪个精度好': weighed, not picked by engine
     if not (quality or re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
         return False
     pair = pair_named(m, int(widths[0][0]))
-    if len(pair) < 2:
-        return False
+    if len(pair) < 2 or not (quality or (_one_engine(pair) and "formats" not in u.intents)):
+        return False  # 'awq vs gptq, which one should i use': the format question (the plan's, or this pair's)
     model = u.updates.get("model")
     if not isinstance(model, str):
         from gpu_advisor.assistant.reading.model import read_model

@@ -11,7 +11,7 @@ import unicodedata
 from functools import cache
 
 from gpu_advisor.assistant.reading.clauses import negated
-from gpu_advisor.assistant.reading.format_pair import read_format_pair
+from gpu_advisor.assistant.reading.format_pair import quality_said, read_format_pair
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
@@ -27,7 +27,7 @@ EXACT = {"fp8", "int8", "q8_0", "q6_k", "q5_k_m", "int4", "q4_k_m", "q4_0", "awq
 # Slots a weighed comparison may carry besides the widths ('fp8 vs int4 for serving a 70b model, which is better'):
 # the model whose memory each width is given for, the job and engine it is for ('if im serving w/ vllm'), and a
 # purchase still ahead ('asking before we buy anything': a reason to ask, no preference to buy).
-WEIGHED_SLOTS = {"model", "phase", "engine", "engine_app", "preference"}
+WEIGHED_SLOTS = {"model", "phase", "engine", "engine_app", "preference", "only"}
 
 
 def weighs(text: str, typed: str) -> bool:
@@ -79,8 +79,9 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
                            and not dims_asked(m.text, typed)):  # 'fp8 vs int4 (awq/gptq), quality and speed': weighed
         return  # 'AWQ、GPTQ、GGUF、FP8啥区别': formats of one width among them, the format question's (reading.asks)
     cue = vocab()["precision_compare"]["cue"]
-    weighed = weighs(m.text, typed) or quality_asked(m, typed)  # 'which one loses more', '选哪个', 'hurt quality vs'
-
+    # 'which one loses more', '选哪个'; 'does int4 hurt quality vs fp8 for a 70b': quality weighed for a model named,
+    # not the plan on screen ('will eval scores differ between fp8 and bf16?' stays the plan's quality question)
+    weighed = weighs(m.text, typed) or bool(quality_said(m, typed) and u.updates.get("model"))
     if not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed) or weighed):
         return
     named_model = next((model_id for start, _e, model_id in m.names if not negated(m.text, start)), None)

@@ -32,14 +32,17 @@ def read_tp_divide(m: Message, u: Understanding) -> None:
         return
     degree = word_pattern("asks.parallelism.degree").search(typed)
     tp = int(degree.group(1)) if degree else None
-    if not (_hit("why", m, typed) or (tp and _hit("asked", m, typed))):
-        return
     if set(u.updates) - OWN_SLOTS or u.compare_gpus or u.whatif_gpus:
+        return
+    cards, gpu = _cards(m, u)
+    # a size asked that a power of two is not ('tp=3', 'tp 6'), or asked with the cards it is for: whether it divides;
+    # 'can i just use tp 4?' alone stays the plan's question (reading/asks.py, assistant/asks._tp_check)
+    odd = bool(tp and (tp & (tp - 1) or cards))
+    if not (_hit("why", m, typed) or (odd and _hit("asked", m, typed))):
         return
     for slot in ("users", "context"):  # 'tp=3': the degree, not 3 users
         if u.updates.get(slot) not in (None, tp):
             return
-    cards, gpu = _cards(m, u)
     model = u.updates.get("model")
     u.intents = (u.intents - REPLACED) | {"parallelism", "no_sizing"}
     u.ask = {"tp_rule": True, **({"tp": tp} if tp else {}), **({"cards": cards} if cards else {}),
