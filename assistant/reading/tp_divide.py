@@ -56,9 +56,9 @@ def _cards(m: Message, u: Understanding) -> tuple[int | None, str | None]:
     """The cards said: owned ('三张3090' -> 3x rtx-3090), else one card named with its count ('on three 3090s')."""
     owned = u.updates.get("owned")
     if isinstance(owned, list) and len(owned) == 1:
-        count, _x, card = str(owned[0]).partition("x ")
-        if count.isdigit():
-            return int(count), card.strip()
+        said, _x, card = str(owned[0]).partition("x ")
+        if said.isdigit():
+            return int(said), card.strip()
     named = {(gpu, count) for _s, _e, gpu, count in m.gpus}
     if len(named) == 1:
         gpu, count = named.pop()
