@@ -125,6 +125,13 @@ def formats(ctx: Any) -> str:
     """The formats named side by side, then which one for the engine asked about (or the plan's)."""
     named = list(ctx.turn.ask.get("formats") or [])
     rec = ctx.rec
+    if not (rec and rec.best and rec.best.precision):
+        from gpu_advisor.assistant.format_pair import format_pair, one_width_pair
+
+        pair = one_width_pair(named)
+        if pair:  # 'AWQ跟GPTQ有啥区别' with no plan: two formats of one width in one engine, weighed from knowledge
+            ctx.turn.ask["pair"] = pair
+            return format_pair(ctx)
     engine = (ctx.turn.engines or [None])[0] or (rec.best.engine if rec and rec.best else None)
     lines, data = [], []
     for name in named:
@@ -183,6 +190,10 @@ def _model_memory(ctx: Any, model_id: str, ids: list[str]) -> list[str]:
 def parallelism(ctx: Any) -> str:
     """Which parallelism this plan uses and why, and whether a tensor-parallel degree the user proposes holds
     the model (the tools' evaluate on the plan's card at that count)."""
+    if ctx.turn.ask.get("tp_rule"):  # 'can vllm do tp=3 on three 3090s?': the head-division rule, the model's sizes
+        from gpu_advisor.assistant.tp_divide import tp_rule
+
+        return tp_rule(ctx)
     if ctx.turn.ask.get("par_choice"):  # 'TP or PP for 70B across 2 nodes?': that model's layout, from the tools
         from gpu_advisor.assistant.parallel_choice import verdict
 

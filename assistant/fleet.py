@@ -36,6 +36,10 @@ def fleet_line(rec: Any, lang: str) -> str | None:
     unit = max(1, best.gpus // max(1, best.replicas))
     layout = f"{best.replicas} × TP{unit}" if best.replicas > 1 else f"TP{unit}"
     speed = tps(best.decode_tokens_per_s) if best.decode_tokens_per_s else "?"
-    return say(lang, "fleet.takes", n=best.gpus, total=total, card=best.gpu_name, layout=layout,
+    from gpu_advisor.assistant.tp_divide import idle_note
+
+    line = say(lang, "fleet.takes", n=best.gpus, total=total, card=best.gpu_name, layout=layout,
                precision=best.precision or "", used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes),
                tps=speed, free=total - best.gpus)
+    idle = idle_note(lang, rec.workload.model, total, best.gpus)  # 3 cards, 64 heads: why the third is idle, PP=3
+    return line + ("" if lang == "zh" or not idle else " ") + idle

@@ -19,11 +19,11 @@ def wanted(ctx: Any, spec: dict[str, Any]) -> bool:
     return formats and not spec.get("models") and not spec.get("which_model") and not ctx.profile.get("model")
 
 
-def _arch_name(arch: str) -> str:
+def arch_name(arch: str) -> str:
     return arch.upper() if arch.startswith(("cdna", "rdna")) else arch.capitalize()
 
 
-def _fp8_archs(ctx: Any) -> str:
+def fp8_archs(ctx: Any) -> str:
     """Which architectures of the card catalog have FP8 tensor cores (the cards' fp8_tflops) and which do not, each
     with its largest card as the example; NVIDIA's oldest first, then the others."""
     from gpu_advisor.knowledge import gpus
@@ -40,7 +40,7 @@ def _fp8_archs(ctx: Any) -> str:
     order = sorted(native, key=lambda a: (NVIDIA_ARCHS.index(a) if a in NVIDIA_ARCHS else len(NVIDIA_ARCHS), a))
 
     def said(yes: bool) -> str:
-        return ctx.say("list_sep").join(ctx.say("concept.fmt.arch", arch=_arch_name(a), cards=largest[a].name)
+        return ctx.say("list_sep").join(ctx.say("concept.fmt.arch", arch=arch_name(a), cards=largest[a].name)
                                         for a in order if native[a] == yes)
     return ctx.say("concept.fmt.fp8_archs", yes=said(True), no=said(False))
 
@@ -94,7 +94,7 @@ def format_concept(ctx: Any, spec: dict[str, Any], gpu: Any) -> str:
     support_said = gpu.id in ((ctx.turn.ask.get("support") or {}).get("cards") or [])
     card, data = _card_lines(ctx, gpu, support_said)
     lines += card
-    lines.append(_fp8_archs(ctx))
+    lines.append(fp8_archs(ctx))
     lines += ["", ctx.say("concept.fmt.offer", gpu=gpu.name)]
     ctx.data["format_concept"] = {**data, "formats": named, "models_sized": []}
     ctx.data["weigh"] = {"models_sized": [], "own_offer": True}  # no candidates: its own offer, not weigh.offer

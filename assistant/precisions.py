@@ -32,6 +32,10 @@ def precision_compare(ctx: Any) -> str:
     from gpu_advisor.tools.throughput import SpeedInput, speed
 
     ask = ctx.turn.ask
+    if ask.get("pair"):  # 'is AWQ or GPTQ better quality for a 70b?': two formats of one width, a concept answer
+        from gpu_advisor.assistant.format_pair import format_pair
+
+        return format_pair(ctx)
     rec = ctx.rec
     best = rec.best if rec else None
     if rec is None or best is None or not best.precision or not (rec.workload.spec.serves or rec.workload.spec.batch):

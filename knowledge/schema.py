@@ -292,6 +292,16 @@ class Precision(Record):
         "(0, 0: effectively lossless); accuracy_source names the study")
     accuracy_source: str = ""
     accuracy_models: str = Field("", description="the model family the accuracy figures were measured on")
+    calibration: Literal["activation_aware", "second_order"] | None = Field(
+        None, description="how a calibrated low-bit format rounds its weights (a code the writers say): "
+        "activation_aware (AWQ: scales up the input channels that large activations hit before rounding, fits no "
+        "weights to the calibration set, so it is less sensitive to it), second_order (GPTQ: rounds a column at a "
+        "time and corrects the error on the columns left with the layer's Hessian; act-order and group size 128 "
+        "bring it close to AWQ); None: rounded to nearest or not a calibrated format")
+    calibration_rank: int | None = Field(
+        None, description="among the formats of one width, the more robust calibration ranks lower (1 before 2), as "
+        "calibration_source measures it")
+    calibration_source: str = ""
     training_stacks: list[Stack] | None = Field(
         default=None, description="software stacks whose fine-tuning frameworks hold a frozen base in this format "
         "(QLoRA's NF4 needs bitsandbytes kernels); None: every stack")

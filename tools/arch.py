@@ -132,15 +132,28 @@ def kv_shards(model: ModelArch, tensor_parallel: int) -> int:
     return max(1, min(tensor_parallel, model.num_kv_heads))
 
 
+def tp_blockers(model: ModelArch, tp: int) -> list[str]:
+    """What keeps a tensor-parallel degree from splitting the model (vLLM refuses to start): 'heads' when the
+    attention heads do not divide by it, 'kv_heads' when the KV heads neither divide by it nor divide it (with more
+    GPUs than KV heads vLLM copies each KV head to a whole number of GPUs). Empty: the degree works."""
+    out = []
+    if model.num_attention_heads % tp:
+        out.append("heads")
+    kv = model.num_kv_heads
+    if kv % tp and tp % kv:
+        out.append("kv_heads")
+    return out
+
+
 def valid_tensor_parallel(model: ModelArch, max_degree: int = 8) -> list[int]:
     """Degrees that divide the attention heads, with KV heads either divisible by the degree or
     dividing it (vLLM replicates KV heads in that case)."""
-    out = []
-    for tp in range(1, max_degree + 1):
-        if model.num_attention_heads % tp:
-            continue
-        kv = model.num_kv_heads
-        if kv % tp and tp % kv:
-            continue
-        out.append(tp)
-    return out
+    return [tp for tp in range(1, max_degree + 1) if not tp_blockers(model, tp)]
+
+
+def cards_layout(model: ModelArch, cards: int) -> tuple[int, int]:
+    """How a number of cards that no tensor-parallel degree uses whole can still hold one copy of the model: (the
+    largest degree that works on fewer of them, the pipeline-parallel degree that uses all: each card a block of
+    layers, which needs no head split)."""
+    tp = max(t for t in valid_tensor_parallel(model, cards) if t <= cards)
+    return tp, cards

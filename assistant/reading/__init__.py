@@ -124,6 +124,7 @@ from gpu_advisor.assistant.reading.text import (
     word_pattern,
 )
 from gpu_advisor.assistant.reading.thinking import read_thinking
+from gpu_advisor.assistant.reading.tp_divide import read_tp_divide
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
 from gpu_advisor.assistant.reading.user_base import read_user_base
 from gpu_advisor.assistant.reading.user_speed import read_user_speed
@@ -313,6 +314,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_memory_doubt(m, u)
     read_reserved_asked(m, u)  # 'on demand vs a 1 yr reserved?' beside a sizing: weighed on the plan's price
     read_parallel_choice(m, u)  # 'TP or PP for 70B across 2 nodes?': the model's layout, not the glossary alone
+    read_tp_divide(m, u)  # 'can vllm do tp=3 on three 3090s?', 'tp为什么要2的幂': the head-division rule
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     read_count_why(m, u)  # '为什么要3台服务器？两台不够吗': the plan's count asked why, a smaller one tried
     read_worth(m, u)  # 'is fp8 kv cache worth it or does it tank quality?', nothing to size: a verdict, no slot

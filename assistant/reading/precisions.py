@@ -11,6 +11,7 @@ import unicodedata
 from functools import cache
 
 from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.format_pair import quality_said, read_format_pair
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
@@ -24,8 +25,9 @@ EXACT = {"fp8", "int8", "q8_0", "q6_k", "q5_k_m", "int4", "q4_k_m", "q4_0", "awq
 
 
 # Slots a weighed comparison may carry besides the widths ('fp8 vs int4 for serving a 70b model, which is better'):
-# the model whose memory each width is given for, and the job it is for.
-WEIGHED_SLOTS = {"model", "phase"}
+# the model whose memory each width is given for, the job and engine it is for ('if im serving w/ vllm'), and a
+# purchase still ahead ('asking before we buy anything': a reason to ask, no preference to buy).
+WEIGHED_SLOTS = {"model", "phase", "engine", "engine_app", "preference", "only"}
 
 
 def weighs(text: str, typed: str) -> bool:
@@ -57,6 +59,11 @@ def widths_named(typed: str) -> list[tuple[int, str | None]]:
     return list(out.items())
 
 
+def quality_asked(m: Message, typed: str) -> bool:
+    """'does int4 awq hurt quality vs fp8', 'FP8和INT4哪个精度损失大': the formats weighed on quality."""
+    return bool(word_pattern("quality.en").search(m.masked) or word_pattern("quality.zh").search(typed))
+
+
 def cue_concept() -> dict[str, str]:
     return dict(vocab()["precision_compare"]["concept"])
 
@@ -66,11 +73,15 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     widths = widths_named(typed)
+    if read_format_pair(m, u, widths):
+        return  # 'is AWQ or GPTQ better quality for a 70b?': two formats of one width weighed (reading/format_pair.py)
     if len(widths) < 2 or ("formats" in u.intents and len(u.ask.get("formats") or []) > len(widths)
                            and not dims_asked(m.text, typed)):  # 'fp8 vs int4 (awq/gptq), quality and speed': weighed
         return  # 'AWQ、GPTQ、GGUF、FP8啥区别': formats of one width among them, the format question's (reading.asks)
     cue = vocab()["precision_compare"]["cue"]
-    weighed = weighs(m.text, typed)  # 'which one loses more quality', 'when would i pick', '选哪个': a verdict asked
+    # 'which one loses more', '选哪个'; 'does int4 hurt quality vs fp8 for a 70b': quality weighed for a model named,
+    # not the plan on screen ('will eval scores differ between fp8 and bf16?' stays the plan's quality question)
+    weighed = weighs(m.text, typed) or bool(quality_said(m, typed) and u.updates.get("model"))
     if not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed) or weighed):
         return
     named_model = next((model_id for start, _e, model_id in m.names if not negated(m.text, start)), None)
@@ -84,7 +95,7 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
     u.intents = (u.intents - REPLACED) | {"precision_compare"}
     u.topic, u.aside = None, None
     u.ask = {**u.ask, "widths": [b for b, _f in widths], "named": [f for _b, f in widths]}
-    if word_pattern("quality.en").search(m.masked) or word_pattern("quality.zh").search(typed):
+    if quality_asked(m, typed):
         from gpu_advisor.assistant.reading.asks import formats_named
 
         # 'fp8 vs int4 awq for quality?': with no plan, each format's quality is the answer
