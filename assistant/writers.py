@@ -2607,6 +2607,11 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
     if fits and not option.ok and option.reasons and not option.owned:  # it holds the model, misses what the headline
         return say(lang, "literal.fits_not_target", option=gpu_words(option, lang), used=gb(used),  # says: no
                    capacity=gb(option.capacity_bytes))
+    if fits and not training and option.owned and not option.ok and option.reasons and not rec.relaxed:
+        # your cards hold the model but miss a target (the first token late): no, never 'Yes' above a plan that goes
+        # elsewhere (review CUB #1)
+        return say(lang, "literal.fits_owned_not_target", option=gpu_words(option, lang), used=gb(used),
+                   capacity=gb(option.capacity_bytes), why=say(lang, "sep").join(localise(lang, r) for r in option.reasons))
     edge = fits_edge_line(option, gpu_words(option, lang), lang) if fits and training else None
     if edge:  # fits on paper, less than the training margin free: only just, with what gives it room (below)
         return edge
