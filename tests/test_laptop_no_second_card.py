@@ -34,3 +34,11 @@ def test_a_desktop_card_at_home_still_gets_a_second_card() -> None:
 
 def test_the_laptop_cards_are_marked() -> None:
     assert find_gpu("rtx-4070-laptop").laptop and find_gpu("rtx-4080-laptop").laptop
+
+
+@pytest.mark.parametrize(("speed", "said"), [("20+ tok/s", "meets your 20 tokens/s"), ("like 20 tokens/s", "meets your 20"),
+                                             ("at least 500 tok/s", "short of your 500 tokens/s")])
+def test_the_speed_asked_is_said_met_or_missed(speed: str, said: str) -> None:
+    text = f"got a gaming laptop w/ rtx 4080 mobile (12gb vram) + 32gb ddr5. can i run gpt-oss-20b locally? want {speed}"
+    first = str(run_states([text])[0]["messages"][-1].content).split("\n")[0]
+    assert said in first, first
