@@ -39,9 +39,11 @@ def home_lines(rec: Recommendation, lang: str) -> list[str]:
     lines: list[str] = []
     more = rec.home_more
     if more is not None and more.decode_tokens_per_s and more.serve_per_gpu_bytes and more.precision:
+        mine = parse_owned(w.owned[0])[1]
         added = more.gpus - parse_owned(w.owned[0])[0]
         kv = say(lang, "fig.kv", kv=more.kv_precision.upper()) if more.kv_precision else ""
-        lines += [say(lang, "home.more.one" if added == 1 else "home.more.many", added=added, option=gpu_words(more),
+        key = "home.more.laptop" if mine.laptop else "home.more.one" if added == 1 else "home.more.many"
+        lines += [say(lang, key, added=added, option=gpu_words(more),
                       precision=more.precision.upper(), kv=kv, used=gb(more.serve_per_gpu_bytes),
                       cap=gb(more.capacity_bytes), tps=tps(more.decode_tokens_per_s)), ""]
     smaller = fallback(rec)

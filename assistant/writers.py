@@ -26,7 +26,7 @@ from gpu_advisor.assistant.fsdp_qlora import fsdp_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
 from gpu_advisor.assistant.long_prompt import full_prompt_ttft
 from gpu_advisor.assistant.no_fp8 import KEPT_ON_YOURS, lever_key, swapped_format_line
-from gpu_advisor.assistant.offload_verdict import offload_ram_short
+from gpu_advisor.assistant.offload_verdict import offload_ram_short, offload_target
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
@@ -2595,7 +2595,8 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
         ram = say(lang, "literal.offload_ram_ask", ram=f"{math.ceil(off.ram_needed_gb):,}") if off.ram_ok is None else ""
         return say(lang, "literal.fits_offload", option=gpu_words(option, lang), used=gb(used),
                    capacity=gb(option.capacity_bytes), flags=off.flags, tps=tps(off.decode_tokens_per_s),
-                   low=tps(off.decode_tokens_per_s_range[0]), high=tps(off.decode_tokens_per_s_range[1])) + ram
+                   low=tps(off.decode_tokens_per_s_range[0]), high=tps(off.decode_tokens_per_s_range[1])) + ram \
+            + offload_target(off.decode_tokens_per_s, rec.workload.min_tokens_per_s, lang)
     if fits and option.owned and rec.relaxed and not rec.instead_model:  # yes, with the change the answer names below
         return say(lang, "literal.fits_yes_changed", option=gpu_words(option, lang), used=gb(used),
                    capacity=gb(option.capacity_bytes))
@@ -2607,6 +2608,11 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
     if fits and not option.ok and option.reasons and not option.owned:  # it holds the model, misses what the headline
         return say(lang, "literal.fits_not_target", option=gpu_words(option, lang), used=gb(used),  # says: no
                    capacity=gb(option.capacity_bytes))
+    if fits and not training and option.owned and not option.ok and option.reasons and not rec.relaxed:
+        # your cards hold the model but miss a target (the first token late): no, never 'Yes' above a plan that goes
+        # elsewhere (review CUB #1)
+        return say(lang, "literal.fits_owned_not_target", option=gpu_words(option, lang), used=gb(used),
+                   capacity=gb(option.capacity_bytes), why=say(lang, "sep").join(localise(lang, r) for r in option.reasons))
     edge = fits_edge_line(option, gpu_words(option, lang), lang) if fits and training else None
     if edge:  # fits on paper, less than the training margin free: only just, with what gives it room (below)
         return edge

@@ -56,11 +56,11 @@ PLANS = [
     ("qwen2.5-32b", "full", "h200", 4, True, ["more_gpus", "optimizer_8bit", "cpu_offload", "lora"]),
     ("qwen2.5-32b", "full", "a100-80gb-sxm", 8, False, []),      # 6.9 GB left of a 6.3 GB margin: just clear
     ("qwen2.5-32b", "full", "h100-sxm", 8, False, []),
-    ("llama-3.1-8b", "full", "rtx-4090", 8, True, ["more_gpus", "optimizer_8bit", "cpu_offload", "lora"]),
+    ("llama-3.1-8b", "full", "rtx-4090", 8, True, ["more_gpus", "chunked_loss", "optimizer_8bit", "cpu_offload", "lora"]),
     ("qwen2.5-7b", "full", "rtx-4090", 8, False, []),             # 3.33 GB left of 3.28: just clear
-    ("llama-3.1-8b", "full", "h200", 1, True, ["more_gpus", "optimizer_8bit", "cpu_offload", "lora"]),
-    ("qwen2.5-32b", "lora", "l40s", 2, True, ["more_gpus", "cpu_offload"]),
-    ("qwen2.5-14b", "lora", "rtx-4090", 2, True, ["more_gpus"]),  # checkpointing is on already: not offered
+    ("llama-3.1-8b", "full", "h200", 1, True, ["more_gpus", "chunked_loss", "optimizer_8bit", "cpu_offload", "lora"]),
+    ("qwen2.5-32b", "lora", "l40s", 2, True, ["more_gpus", "chunked_loss", "qlora"]),  # no optimizer lever for adapters
+    ("qwen2.5-14b", "lora", "rtx-4090", 2, True, ["more_gpus", "chunked_loss", "qlora"]),  # checkpointing on already
     ("llama-3.1-8b", "lora", "rtx-4090", 1, False, []),           # one card: no NCCL, the share alone
     ("qwen2.5-32b", "lora", "a100-80gb-sxm", 1, False, []),
     ("qwen2.5-72b", "qlora", "rtx-4090", 4, False, []),

@@ -52,8 +52,26 @@ def more_cards(w: Workload, rec: Recommendation) -> Option | None:
     if gpu.unified_memory:
         return None
     sized = w.model_copy(update={"serve_precision": home_file(w, rec)})
+    if gpu.laptop:  # a laptop takes no second card: one desktop card (in a desktop or an eGPU enclosure) instead
+        return _desktop_card(sized, gpu)
     for n in range(count + 1, HOME_MAX_CARDS + 1):
         o = evaluate(sized, gpu, n, owned=True)
+        if o is not None and o.ok:
+            return o
+    return None
+
+
+def _desktop_card(w: Workload, laptop: object) -> Option | None:
+    """The desktop card of the laptop GPU's vendor with the least memory (then the least bandwidth) that holds the
+    model alone and meets what the plan must meet (review CUA #1: 'a second card like yours beside it' for a laptop)."""
+    from gpu_advisor.knowledge import gpus
+    from gpu_advisor.tools.recommend import evaluate
+
+    vendor = getattr(laptop, "vendor", None)
+    desks = sorted((g for g in gpus() if g.segment == "consumer" and not g.laptop and not g.unified_memory
+                    and g.vendor == vendor), key=lambda g: (g.memory_gb, g.memory_bandwidth_gbps, g.id))
+    for g in desks:
+        o = evaluate(w, g, 1)
         if o is not None and o.ok:
             return o
     return None

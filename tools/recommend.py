@@ -1274,7 +1274,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     opt.capacity_bytes = opt.capacity_bytes or cap
     opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
     headrooms.append((cap - tm.per_gpu_total_bytes) / cap)
-    opt.findings += _edge_findings(setup, tm.per_gpu_total_bytes, cap, _server_gpus(w, gpu))
+    opt.findings += _edge_findings(setup, tm.per_gpu_total_bytes, cap, _server_gpus(w, gpu), gpu.stack)
     if method == "full" and opt.trains and setup.mixed_precision is None:
         # the framework keeps BF16 states by default: does the run still fit with the usual FP32 master
         # weights, gradients and AdamW moments (mixed precision)? If not, the answer says so up front.
@@ -1337,12 +1337,13 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
             opt.reasons.append(f"a run takes {tt.hours / 24:,.0f} days, longer than the {PRETRAIN_DAYS}-day plan")
 
 
-def _edge_findings(setup: TrainingMemoryInput, used: float, cap: float, per_server: int) -> list[Finding]:
+def _edge_findings(setup: TrainingMemoryInput, used: float, cap: float, per_server: int,
+                   stack: str | None = None) -> list[Finding]:
     """A plan that fits on paper and leaves less than the training margin (tools.train_margin), with its levers."""
     if not at_edge(used, cap, setup.gpus):
         return []
     return [Finding(code="training_edge", values=edge_values(setup, used, cap, min_batch=setup.batch,
-                                                              server_gpus=per_server))]
+                                                              server_gpus=per_server, stack=stack))]
 
 
 def _reinforce(opt: Option, w: Workload, gpu: Gpu, n: int, warnings: list[str], headrooms: list[float]) -> None:

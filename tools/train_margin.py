@@ -22,11 +22,15 @@ from pydantic import BaseModel, Field
 from gpu_advisor.knowledge.loader import rules
 from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
-RoomLeverCode = Literal["more_gpus", "checkpointing", "micro_batch", "optimizer_8bit", "cpu_offload", "lora"]
+RoomLeverCode = Literal["more_gpus", "checkpointing", "micro_batch", "chunked_loss", "optimizer_8bit", "cpu_offload",
+                        "lora", "qlora"]
 # The order the levers are said in: more cards first (nothing about the run changes), then the knobs that cost speed
 # (recomputation, smaller steps, offload), then those that change what is trained or how (8-bit states, LoRA).
-LEVER_ORDER: tuple[RoomLeverCode, ...] = ("more_gpus", "checkpointing", "micro_batch", "optimizer_8bit",
-                                          "cpu_offload", "lora")
+# An adapter run's optimizer states are the adapters' (tens of MB): 8-bit states or their offload free next to
+# nothing, so those levers are a full fine-tune's; an adapter run's room comes from the activations, the logits of a
+# large vocabulary (a chunked or fused cross-entropy, Liger/Unsloth) and a 4-bit base (review CUA #8, CUB #6).
+LEVER_ORDER: tuple[RoomLeverCode, ...] = ("more_gpus", "checkpointing", "micro_batch", "chunked_loss",
+                                          "optimizer_8bit", "cpu_offload", "lora", "qlora")
 # More cards for the training side are tried up to this many times the plan's.
 MORE_GPUS_UP_TO = 4
 
@@ -72,12 +76,16 @@ def _more_counts(n: int, server_gpus: int) -> list[int]:
 
 
 def room_levers(setup: TrainingMemoryInput, per_gpu_bytes: float, capacity_bytes: float, *,
-                min_batch: int = 1, server_gpus: int = 8, more_gpus: bool = True, beside: int = 0) -> list[RoomLever]:
+                min_batch: int = 1, server_gpus: int = 8, more_gpus: bool = True, beside: int = 0,
+                stack: str | None = None) -> list[RoomLever]:
     """The changes to the training setup, each alone, that leave the margin on a plan of `per_gpu_bytes` per card
     (the training state and, colocated RL, the engine beside it: a lever moves the plan by what it moves the training
     state). `min_batch`: the least micro-batch the run can take (2 for a preference pair); `more_gpus`: whether more
     cards for the training side are a lever; `beside`: cards of the plan that do not train (RL's rollout cards, split),
-    added to the count that lever says."""
+    added to the count that lever says; `stack`: the card's software stack, which QLoRA's base format must run on
+    (None: not checked)."""
+    from gpu_advisor.tools.training import find_framework, runs_on
+
     base = training_memory(setup)
     others = per_gpu_bytes - base.per_gpu_total_bytes  # what sits beside the training state (RL's engine)
     ckpt = next((t.inputs.get("gradient_checkpointing") for t in base.terms if t.key == "activation_bytes"), True)
@@ -92,13 +100,17 @@ def room_levers(setup: TrainingMemoryInput, per_gpu_bytes: float, capacity_bytes
         tries.append(("checkpointing", {"gradient_checkpointing": True}, None))
     if setup.batch > min_batch:
         tries.append(("micro_batch", {"batch": min_batch}, None))
-    if setup.optimizer not in ("adamw-8bit", "paged-adamw-8bit"):
+    if (setup.loss or find_framework(setup.framework).loss) == "full":
+        tries.append(("chunked_loss", {"loss": "chunked"}, None))
+    if setup.method == "full" and setup.optimizer not in ("adamw-8bit", "paged-adamw-8bit"):
         tries.append(("optimizer_8bit", {"optimizer": "adamw-8bit"}, None))
-    if not setup.cpu_offload:
+    if setup.method == "full" and not setup.cpu_offload:
         tries.append(("cpu_offload", {"cpu_offload": True, "offload_params": False,
                                       "zero": setup.zero if setup.zero is not None and setup.zero >= 2 else 2}, None))
     if setup.method == "full":
         tries.append(("lora", {"method": "lora", "mixed_precision": None, "reference_model": False}, None))
+    if setup.method == "lora" and (stack is None or runs_on(stack, "qlora", setup.framework)):
+        tries.append(("qlora", {"method": "qlora"}, None))
     found = []
     for code, update, gpus in tries:
         used = training_memory(setup.model_copy(update=update)).per_gpu_total_bytes + others
@@ -108,12 +120,13 @@ def room_levers(setup: TrainingMemoryInput, per_gpu_bytes: float, capacity_bytes
 
 
 def edge_values(setup: TrainingMemoryInput, per_gpu_bytes: float, capacity_bytes: float, *, min_batch: int = 1,
-                server_gpus: int = 8, more_gpus: bool = True, beside: int = 0) -> dict[str, float | str]:
+                server_gpus: int = 8, more_gpus: bool = True, beside: int = 0,
+                stack: str | None = None) -> dict[str, float | str]:
     """A plan at the edge as a finding's figures: used_bytes, capacity_bytes, margin_bytes, levers (the codes of
     room_levers, comma-separated, in LEVER_ORDER), each lever's per-GPU figure as <code>_bytes, and gpus (more_gpus:
     the cards in all)."""
     levers = room_levers(setup, per_gpu_bytes, capacity_bytes, min_batch=min_batch, server_gpus=server_gpus,
-                         more_gpus=more_gpus, beside=beside)
+                         more_gpus=more_gpus, beside=beside, stack=stack)
     values: dict[str, float | str] = {"used_bytes": per_gpu_bytes, "capacity_bytes": capacity_bytes,
                                       "margin_bytes": margin_bytes(capacity_bytes, setup.gpus),
                                       "levers": ",".join(x.code for x in levers)}
