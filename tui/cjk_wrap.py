@@ -97,4 +97,4 @@ def install() -> None:
     """Make Textual's Content wrap with `divide_line` (it looks the function up in its module)."""
     import textual.content
 
-    textual.content.divide_line = divide_line  # type: ignore[attr-defined]
+    textual.content.divide_line = divide_line
