@@ -6,7 +6,7 @@ import pytest
 from rich.cells import cell_len
 
 from gpu_advisor.assistant.slots import SLOTS
-from gpu_advisor.tui.widgets import LABEL_CELLS, profile_text
+from gpu_advisor.tui.panel import LABEL_CELLS, profile_text
 
 PROFILES = [
     {"phase": "serve", "model": "llama-3.1-8b", "population": 40, "context": 8192},

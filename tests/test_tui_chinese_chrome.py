@@ -15,8 +15,9 @@ from gpu_advisor.assistant.session import Conversation
 from gpu_advisor.tui import bindings, settings
 from gpu_advisor.tui.app import GPUAdvisorApp
 from gpu_advisor.tui.calls import arguments, calls_text, result_summary
+from gpu_advisor.tui.panel import profile_text
 from gpu_advisor.tui.screens import HelpScreen, ReplayScreen, SessionsScreen
-from gpu_advisor.tui.widgets import ChatMessage, PromptInput, QuickReplies, key_words, profile_text
+from gpu_advisor.tui.widgets import ChatMessage, PromptInput, QuickReplies, key_words
 from gpu_advisor.tui.words import catalog
 from tests.test_tui import say
 

@@ -13,6 +13,7 @@ from gpu_advisor.assistant.history import DatabaseTooNew, HistoryError, HistoryS
 from gpu_advisor.assistant.session import Conversation
 from gpu_advisor.tui import settings
 from gpu_advisor.tui.bindings import APP_BINDINGS
+from gpu_advisor.tui.cjk_wrap import install as install_cjk_wrap
 from gpu_advisor.tui.commands import AdvisorCommands
 from gpu_advisor.tui.screens import ChatScreen, HelpScreen, SessionsScreen
 from gpu_advisor.tui.screens.help import focused_area
@@ -30,6 +31,7 @@ class GPUAdvisorApp(App):
                  preload: bool = True, settings_file: str | Path | None = None, first_message: str | None = None,
                  **kwargs: Any):
         super().__init__(**kwargs)
+        install_cjk_wrap()  # Chinese lines break between characters, not only at spaces
         self.db, self.resume, self.store = db, resume, store
         self.first_message = (first_message or "").strip()  # `gpu-advisor chat "…"`: sent once the app is up
         self.preload = preload

@@ -17,12 +17,11 @@ from textual.widgets import Button, Footer, Label, ListItem, ListView, Static, T
 from textual.widgets._footer import FooterKey
 
 from gpu_advisor.assistant.catalog import catalog, detect, say
-from gpu_advisor.assistant.slots import SLOTS, relevant
+from gpu_advisor.assistant.slots import relevant
 from gpu_advisor.assistant.terminal import printable
 from gpu_advisor.tui.bindings import MESSAGE_BINDINGS
 from gpu_advisor.tui.format import fit_table
 from gpu_advisor.tui.message_keys import MessageActions
-from gpu_advisor.tui.words import words
 
 # The memory chart's segments (weights, KV cache, activations, overhead), each coloured by a theme variable:
 # the theme's text colours, which Textual keeps readable on the theme's background, light or dark.
@@ -485,53 +484,6 @@ class PromptInput(TextArea):
             return
         self._cursor += 1
         self.value = self.sent[self._cursor] if self._cursor < len(self.sent) else ""
-
-
-# The panel's numbers that carry a unit, and the catalog's words for it
-UNITS = {"deadline_hours": "panel.hours", "ttft_ms": "panel.ms", "requests_per_s": "panel.per_s"}
-LABEL_CELLS = 13  # the profile panel's label column, at least
-LABEL_MOST = 15  # the column widens for labels of fewer cells than this ("首 token 延迟")
-
-
-def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
-    """The "What I know" panel: the slot table's panel slots that matter for this profile."""
-    rows: list[tuple[str, Any]] = []
-    for name, slot in SLOTS.items():
-        if not slot.panel or not relevant(name, profile):
-            continue
-        value = profile.get(name)
-        if value is None and slot.default is None and not slot.asks:
-            continue  # an optional constraint (deadline, budget, cards owned) shows once it is said
-        if name == "users" and value is None and profile.get("users_range"):
-            low, high = profile["users_range"]
-            value = f"{low:,}-{high:,}" if high else f"{low:,}+"  # the range said; the answer sizes a point of it
-        if name == "phase" and value is not None:
-            value = say(lang, f"phase.{value}")
-        if name == "utilisation" and value is not None:
-            value = words(lang, "panel.around_the_clock") if value >= 1 else f"{value:.0%}"
-        elif name in ("region", "method") and value is not None and lang != "en":
-            value = catalog(lang).get(f"{name}.{value}") or value  # English shows the code one types
-        elif name in UNITS and isinstance(value, int | float):
-            value = words(lang, UNITS[name], n=f"{value:,.0f}" if value == int(value) else f"{value:,.1f}")
-        elif name in ("context", "batch_items") and value is not None:
-            value = f"{value:,}"
-        elif name in ("budget_usd_per_month", "budget_usd") and value is not None:
-            value = f"${value:,.0f}"
-        elif name in ("owned", "exclude"):
-            from gpu_advisor.assistant.writers import (
-                cards_words,  # the writers load the sizing tools: not at start-up
-            )
-
-            value = cards_words(value, lang) if value else None
-        rows.append((slot.label(lang), value))
-    # labels padded by terminal cells (a Chinese character takes two) to one column, wider for a label of up to
-    # LABEL_MOST cells; a longer label keeps one space before its value
-    column = max([LABEL_CELLS] + [cell_len(label) + 1 for label, _ in rows if cell_len(label) < LABEL_MOST])
-    text = Text()
-    for label, value in rows:
-        text.append(label + " " * max(column - cell_len(label), 1), style="bold")
-        text.append(f"{value if value not in (None, '') else '?'}\n", style="" if value not in (None, "") else "dim")
-    return text
 
 
 class AssumptionItem(ListItem):

@@ -22,6 +22,7 @@ from gpu_advisor.assistant.slots import ASKED, question
 from gpu_advisor.tui.bindings import CHAT_BINDINGS
 from gpu_advisor.tui.format import plain
 from gpu_advisor.tui.messages import TurnDone, TurnFailed
+from gpu_advisor.tui.panel import ProfilePanel
 from gpu_advisor.tui.screens.choice import ChoiceScreen
 from gpu_advisor.tui.screens.help import first_key
 from gpu_advisor.tui.screens.layout import NARROW, WIDE
@@ -34,7 +35,6 @@ from gpu_advisor.tui.widgets import (
     PromptInput,
     QuickReplies,
     message_langs,
-    profile_text,
 )
 from gpu_advisor.tui.words import words
 
@@ -154,7 +154,7 @@ class ChatScreen(Screen):
             return  # the app is closing
         side.mount(
             Label(say(self.lang, "panel.known"), classes="panel-title", id="known-title"),
-            Static(profile_text({}), id="profile"),
+            ProfilePanel(id="profile"),
             Label(say(self.lang, "panel.assumptions"), classes="panel-title", id="assumptions-title"),
             AssumptionList(id="assumptions"))
         self.call_after_refresh(self._refresh_panel)
@@ -420,7 +420,7 @@ class ChatScreen(Screen):
         lang = state.get("lang") or "en"
         self.query_one("#known-title", Label).update(say(lang, "panel.known"))
         self.query_one("#assumptions-title", Label).update(say(lang, "panel.assumptions"))
-        self.query_one("#profile", Static).update(profile_text(state.get("profile") or {}, lang))
+        self.query_one("#profile", ProfilePanel).show(state.get("profile") or {}, lang)
         self.query_one(AssumptionList).show(state.get("defaulted") or {}, state.get("profile") or {})
 
     # -- actions
