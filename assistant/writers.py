@@ -2608,7 +2608,8 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
     if fits and not option.ok and option.reasons and not option.owned:  # it holds the model, misses what the headline
         return say(lang, "literal.fits_not_target", option=gpu_words(option, lang), used=gb(used),  # says: no
                    capacity=gb(option.capacity_bytes))
-    if fits and not training and option.owned and not option.ok and option.reasons and not rec.relaxed:
+    if fits and not training and option.owned and not option.ok and option.reasons and not rec.relaxed \
+            and not (rec.workload is not None and rec.workload.spec.batch):  # (a batch job's deadline: said below)
         # your cards hold the model but miss a target (the first token late): no, never 'Yes' above a plan that goes
         # elsewhere (review CUB #1)
         return say(lang, "literal.fits_owned_not_target", option=gpu_words(option, lang), used=gb(used),
