@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpu_advisor.assistant.reading.headcount import TEAM_FROM
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS
 
 USD_PER_CNY = None  # filled lazily from knowledge.rules() so that the expected budget is the reader's own rate
@@ -92,8 +93,9 @@ def users(lang: str) -> Iterator[Clause]:
                 yield Clause(f"{total} people but only {n} at the same time", {"users": n})
                 yield Clause(f"{n} concurrent out of {total} users", {"users": n})
             yield Clause(f"concurrency {n}", {"users": n})
-            # a team of five or more is its members, some at once, as "团队N个人" is (review CT: 'team of 60')
-            yield Clause(f"a team of {n}", {"population": n} if n >= 5 else {"users": n})
+            # a team of TEAM_FROM (20) or more is its members, some at once (review CT: 'team of 60'); a smaller one
+            # works together and is sized as all at once
+            yield Clause(f"a team of {n}", {"population": n} if n >= TEAM_FROM else {"users": n})
             yield Clause(f"{n} people at once", {"users": n})
             yield Clause(f"used by {n} {EN_PEOPLE[n % len(EN_PEOPLE)]}", _people(n, EN_PEOPLE[n % len(EN_PEOPLE)]))
     else:

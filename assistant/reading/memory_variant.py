@@ -44,6 +44,8 @@ def _family_named(m: Message, u: Understanding) -> bool:
     if _MEMORY_TYPED.search(m.text[s:e]) or (u.ask.get("replaced") or (card,))[0] != card:
         return False
     before = word_pattern("memory_variant.card_link").sub("", m.masked[:s])
+    if not card.startswith("apple-") and word_pattern("memory_variant.system_ram").search(f"{before} {m.masked[e:]}"):
+        return False  # 'I have 64GB RAM, 4090': the computer's memory beside the card
     said = memory_said(f"{before} {m.masked[e:]}".strip())
     if said is None:
         return False

@@ -35,9 +35,9 @@ def read_tp_divide(m: Message, u: Understanding) -> None:
     if set(u.updates) - OWN_SLOTS or u.compare_gpus or u.whatif_gpus:
         return
     cards, gpu = _cards(m, u)
-    # a size asked that a power of two is not ('tp=3', 'tp 6'), or asked with the cards it is for: whether it divides;
-    # 'can i just use tp 4?' alone stays the plan's question (reading/asks.py, assistant/asks._tp_check)
-    odd = bool(tp and (tp & (tp - 1) or cards))
+    # a size asked that a power of two is not ('tp=3', 'tp 6'): whether it divides; 'can i just use tp 4?' and 'TP16 or
+    # TP8+PP2 on 2 nodes of 8?' stay the plan's questions (reading/asks.py, assistant/asks._tp_check)
+    odd = bool(tp and tp & (tp - 1))
     if not (_hit("why", m, typed) or (odd and _hit("asked", m, typed))):
         return
     for slot in ("users", "context"):  # 'tp=3': the degree, not 3 users
