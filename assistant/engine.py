@@ -615,9 +615,7 @@ def _refused(state: AdvisorState, e: BadValue) -> dict[str, Any]:
 
 def parts_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     """A compound follow-up: each of its questions read, routed and answered as its own turn, in order."""
-    from gpu_advisor.assistant import parts, two_jobs
-
-    from gpu_advisor.assistant import turn_flow
+    from gpu_advisor.assistant import parts, turn_flow, two_jobs
 
     nodes = {name: functools.partial(turn_flow.run_node, name) for name in turn_flow.REPLIES if name != "parts"}
     return parts.answer_parts(state, config, nodes, two_jobs.piece_reader(state, understand_node), route)

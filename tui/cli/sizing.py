@@ -10,7 +10,13 @@ import json
 from pydantic import BaseModel
 
 from gpu_advisor.tools.native_default import DefaultFormat, default_format, default_note
-from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, DEFAULT_USERS, PHASES, RL_PROMPTS
+from gpu_advisor.tools.phases import (
+    DEFAULT_COMPLETION_TOKENS,
+    DEFAULT_SAMPLES,
+    DEFAULT_USERS,
+    PHASES,
+    RL_PROMPTS,
+)
 from gpu_advisor.tui.cli.base import (
     ENGINES,
     MODEL,
