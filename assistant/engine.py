@@ -206,7 +206,7 @@ def windowed_messages(left: list[AnyMessage], right: list[AnyMessage] | AnyMessa
         right = [m for m in (_readable_message(x) for x in right) if m is not None]
     elif not isinstance(right, str):
         right = _readable_message(right) or []
-    merged: list[AnyMessage] = add_messages(left, right)  # type: ignore[assignment,arg-type]
+    merged: list[AnyMessage] = add_messages(left, right)
     humans = [i for i, m in enumerate(merged) if isinstance(m, HumanMessage)]
     if len(humans) > WINDOW_TURNS:
         merged = merged[humans[-WINDOW_TURNS]:]

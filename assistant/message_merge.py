@@ -28,7 +28,7 @@ REMOVE_ALL_MESSAGES = "__remove_all__"  # langgraph.graph.message.REMOVE_ALL_MES
 def _as_messages(items: list[Any]) -> list[Any]:
     if all(issubclass(t, BaseMessage) and not issubclass(t, BaseMessageChunk) for t in set(map(type, items))):
         return items
-    return [message_chunk_to_message(m) for m in convert_to_messages(items)]  # type: ignore[arg-type]
+    return [message_chunk_to_message(m) for m in convert_to_messages(items)]
 
 
 def add_messages(left: Any, right: Any) -> list[AnyMessage]:
@@ -48,7 +48,7 @@ def add_messages(left: Any, right: Any) -> list[AnyMessage]:
         return right[remove_all + 1:]
     merged = left.copy()
     index = {m.id: i for i, m in enumerate(merged)}
-    removed: set[str] = set()
+    removed: set[str | None] = set()
     for m in right:
         at = index.get(m.id)
         if at is not None:
