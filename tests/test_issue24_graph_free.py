@@ -148,7 +148,8 @@ def _merge(merge, left, right):
         out = merge(left, right)
     except ValueError as e:
         return "ValueError", str(e)
-    assert len({m.id for m in out}) == len(out) or any(m.id in given_ids for m in out)
+    made = [m.id for m in out if m.id not in given_ids]
+    assert all(isinstance(i, str) for i in made) and len(set(made)) == len(made)  # each a new id of its own
     return [(type(m).__name__, m.content, m.id if m.id in given_ids else "new") for m in out]
 
 
