@@ -8,16 +8,14 @@ language (the catalogs in assistant/catalog/), with the same figures in every la
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal, NotRequired
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage, ToolMessage
-from langchain_core.runnables import RunnableConfig
-from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
@@ -46,6 +44,7 @@ from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.long_run_block import long_run_block
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
+from gpu_advisor.assistant.message_merge import REMOVE_ALL_MESSAGES, add_messages
 from gpu_advisor.assistant.method_fallback import on_fallback, other_weighed
 from gpu_advisor.assistant.method_fallback import verdict as fallback_verdict
 from gpu_advisor.assistant.mixed_owned import pooled_line, pooled_owned
@@ -133,6 +132,9 @@ from gpu_advisor.tools.phases import PHASES
 from gpu_advisor.tools.recommend import FOUR_BIT
 from gpu_advisor.tools.scale import SERVER_GPUS
 
+if TYPE_CHECKING:  # a type only: langchain_core.runnables loads its tracers and langsmith
+    from langchain_core.runnables import RunnableConfig
+
 # Tokens kept for the reply when a context is sized from a stated prompt length.
 REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
@@ -204,7 +206,7 @@ def windowed_messages(left: list[AnyMessage], right: list[AnyMessage] | AnyMessa
         right = [m for m in (_readable_message(x) for x in right) if m is not None]
     elif not isinstance(right, str):
         right = _readable_message(right) or []
-    merged: list[AnyMessage] = add_messages(left, right)  # type: ignore[assignment,arg-type]
+    merged: list[AnyMessage] = add_messages(left, right)
     humans = [i for i, m in enumerate(merged) if isinstance(m, HumanMessage)]
     if len(humans) > WINDOW_TURNS:
         merged = merged[humans[-WINDOW_TURNS]:]
@@ -613,10 +615,9 @@ def _refused(state: AdvisorState, e: BadValue) -> dict[str, Any]:
 
 def parts_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     """A compound follow-up: each of its questions read, routed and answered as its own turn, in order."""
-    from gpu_advisor.assistant import parts, two_jobs
+    from gpu_advisor.assistant import parts, turn_flow, two_jobs
 
-    nodes = {"ask": lambda s, _c: ask_node(s), "answer": answer_node, "explain": explain_node,
-             "reply": lambda s, _c: reply_node(s), "inform": inform_node}
+    nodes = {name: functools.partial(turn_flow.run_node, name) for name in turn_flow.REPLIES if name != "parts"}
     return parts.answer_parts(state, config, nodes, two_jobs.piece_reader(state, understand_node), route)
 
 
@@ -2713,39 +2714,11 @@ def _showing_tool_calls(node):
     return run
 
 
-def build_graph(front_end: bool = False) -> StateGraph[Any, Any, Any, Any]:
-    """The uncompiled graph: compile it with the checkpointer your front-end uses.
+def __getattr__(name: str) -> Any:
+    """The LangGraph graphs, built where langgraph is imported (assistant.graph_builder): importing the engine, as
+    assistant.session's driver does, loads no langgraph."""
+    if name in ("build_graph", "graph", "engine_graph"):
+        from gpu_advisor.assistant import graph_builder
 
-    front_end=True is the graph chat front-ends see (LangGraph Server, langgraph-sdk): messages in;
-    messages and the advisor's payload out (AdvisorInput, AdvisorOutput), and the tool calls behind
-    an answer as an AIMessage with tool_calls and ToolMessages before the reply, which stays the
-    last message. Without it, the whole state goes in and out and each turn adds only the human
-    message and the reply: for drivers that keep the state themselves (assistant.session)."""
-    from gpu_advisor.assistant import front_end as fe
-
-    g = (StateGraph(AdvisorState, context_schema=fe.AdvisorContext, input_schema=AdvisorInput,
-                    output_schema=AdvisorOutput) if front_end else StateGraph(AdvisorState))
-
-    def shown(node):  # front-ends: the tool calls before the reply, a question as an interrupt when asked for
-        return fe.asking_by_interrupt(_showing_tool_calls(node)) if front_end else node
-
-    g.add_node("understand", fe.with_context(understand_node) if front_end else understand_node)
-    g.add_node("ask", fe.asking_by_interrupt(ask_node) if front_end else ask_node)
-    g.add_node("answer", shown(answer_node))
-    g.add_node("explain", shown(explain_node))
-    g.add_node("reply", fe.asking_by_interrupt(reply_node) if front_end else reply_node)
-    g.add_node("inform", shown(inform_node))
-    g.add_node("parts", shown(parts_node))
-    g.add_edge(START, "understand")
-    g.add_conditional_edges("understand", next_node, {"ask": "ask", "answer": "answer", "explain": "explain",
-                                                  "reply": "reply", "inform": "inform", "parts": "parts"})
-    for node in ("ask", "answer", "explain", "reply", "inform", "parts"):
-        if front_end:
-            g.add_conditional_edges(node, fe.after_reply, {"understand": "understand", "end": END})
-        else:
-            g.add_edge(node, END)
-    return g
-
-
-graph = build_graph(front_end=True).compile()  # for langgraph.json and other front-ends
-engine_graph = build_graph().compile()  # the whole state in and out: assistant.session's driver
+        return getattr(graph_builder, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

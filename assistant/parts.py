@@ -5,14 +5,16 @@ and the pieces after it are answered about the new plan."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage, HumanMessage
-from langchain_core.runnables import RunnableConfig
 
 from gpu_advisor.assistant.catalog import detect, say
 from gpu_advisor.assistant.reading import readable, understand
 from gpu_advisor.assistant.reading.compound import QUESTION_CODES, asks, pieces
+
+if TYPE_CHECKING:  # a type only: langchain_core.runnables loads its tracers and langsmith
+    from langchain_core.runnables import RunnableConfig
 
 # Intents of a piece that carries nothing of its own ('ok', 'hmm'): it goes with the piece after it.
 FILLER = {"greet", "thanks", "empty", "not_sure"}

@@ -70,9 +70,10 @@ def clean_state(saved: Any) -> dict[str, Any] | None:
 
 
 def _graph():
-    from gpu_advisor.assistant.engine import engine_graph  # the whole state in and out, no tool-call messages
+    """What runs a turn: the whole state in and out, no tool-call messages; in process, without langgraph."""
+    from gpu_advisor.assistant.driver import engine_driver
 
-    return engine_graph
+    return engine_driver
 
 
 def title_for(text: str) -> str:

@@ -17,6 +17,7 @@ from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
     DEFAULT_SAMPLES,
+    DEFAULT_USERS,
     IMAGE_PROMPT_TOKENS,
     PHASES,
     PROMPTS_PER_STEP,
@@ -511,7 +512,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("population_daily", None, matters=serves_others),  # "2k daily users": counted a day, a smaller share at once
     Slot("population_monthly", None, matters=serves_others),  # "5k monthly users": a day's share of them, on the safe side
     Slot("users_range", None, matters=serves_others),  # "20-100" at once: users sized at a stated point of it
-    Slot("users", 5, asks=True, matters=serves_others, panel=True, ask_when=ask_users),
+    Slot("users", DEFAULT_USERS, asks=True, matters=serves_others, panel=True, ask_when=ask_users),
     Slot("user_groups", None, matters=serves_others),  # the groups by job users or population adds up to
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True, ask_when=ask_utilisation),
     Slot("uptime", None, matters=serves),

@@ -35,8 +35,8 @@ if not os.path.isdir(os.path.join(_HERE, "tui")) and os.path.isfile(os.path.join
 
 # name -> the module that defines it (relative to this package)
 _EXPORTS = {
-    "graph": "assistant.engine",
-    "build_graph": "assistant.engine",
+    "graph": "assistant.graph_builder",
+    "build_graph": "assistant.graph_builder",
     "AdvisorState": "assistant.engine",
     "Conversation": "assistant.session",
     "TOOLS": "tools.registry",
@@ -124,7 +124,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from typing import Any
 
-    from gpu_advisor.assistant.engine import AdvisorState, build_graph, graph
+    from gpu_advisor.assistant.engine import AdvisorState
+    from gpu_advisor.assistant.graph_builder import build_graph, graph
     from gpu_advisor.assistant.session import Conversation
     from gpu_advisor.tools.cost import CostInput, CostResult, RentBuyInput, RentBuyResult, cost, rent_vs_buy
     from gpu_advisor.tools.fit import FitInput, FitResult, fit

@@ -60,7 +60,7 @@ def test_pyproject_lists_every_package_under_the_one_import_name():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["scripts"] == {"gpu-advisor": "gpu_advisor.tui.cli:main"}
     graphs = json.loads((ROOT / "langgraph.json").read_text())["graphs"]
-    assert graphs == {"gpu_advisor": "gpu_advisor.assistant.engine:graph"}
+    assert graphs == {"gpu_advisor": "gpu_advisor.assistant.graph_builder:graph"}
 
 
 @pytest.mark.parametrize("name", sorted(_package_folders() - {"gpu_advisor"}))

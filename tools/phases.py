@@ -24,6 +24,9 @@ DEFAULT_PROMPT_TOKENS = 512
 DEFAULT_COMPLETION_TOKENS = 1024
 # Prompts in one policy step: the train batch of verl's and OpenRLHF's example GRPO scripts.
 PROMPTS_PER_STEP = 1024
+# People generating at the same time when a serving job does not say: the conversation's `users` slot
+# (assistant.slots) and `gpu-advisor size inference --users` both start from it.
+DEFAULT_USERS = 5
 
 
 @dataclass(frozen=True)

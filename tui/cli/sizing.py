@@ -9,9 +9,14 @@ import json
 
 from pydantic import BaseModel
 
-from gpu_advisor.assistant.slots import SLOTS
 from gpu_advisor.tools.native_default import DefaultFormat, default_format, default_note
-from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, PHASES, RL_PROMPTS
+from gpu_advisor.tools.phases import (
+    DEFAULT_COMPLETION_TOKENS,
+    DEFAULT_SAMPLES,
+    DEFAULT_USERS,
+    PHASES,
+    RL_PROMPTS,
+)
 from gpu_advisor.tui.cli.base import (
     ENGINES,
     MODEL,
@@ -534,7 +539,7 @@ def cmd_train_time(args: argparse.Namespace) -> None:
         help="with --rl-layout split: the next step's rollouts run during the update (one step stale); default synchronous"),
     arg("--context", type=positive_int, default=None, metavar="N",
         help="tokens per conversation (default 8192; with --requests-per-second: prompt + output)"),
-    arg("--users", type=positive_int, default=SLOTS["users"].default, metavar="N",
+    arg("--users", type=positive_int, default=DEFAULT_USERS, metavar="N",
         help="people generating at the same time (default: %(default)s, as the conversation assumes)"),
     arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U",
         help=f"share of the week's hours the cards are busy, 0-1 or a percentage "
