@@ -82,7 +82,14 @@ def workload_for(profile: Profile, defaulted: list[str] | None = None) -> Worklo
         fields["flexible"] = sorted({*fields["flexible"], "context"})  # each request holds its prompt and output
     if native and "precision" in fields["flexible"]:
         fields["flexible"].remove("precision")
-    return Workload(**fields)
+    w = Workload(**fields)
+    if w.budget_per == "hour" and w.budget_usd_per_month:  # '$3/hr' for the hours it is billed, not every hour
+        from gpu_advisor.tools.cost import HOURS_PER_MONTH
+        from gpu_advisor.tools.recommend import service_hours
+
+        w = w.model_copy(update={"budget_usd_per_month": round(w.budget_usd_per_month / HOURS_PER_MONTH
+                                                                * service_hours(w), 2)})
+    return w
 
 
 def _key(obj: Any) -> str:

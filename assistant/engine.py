@@ -140,7 +140,7 @@ REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 # Slots the engine keeps to size with, never said back: what a later turn packs or falls back to (h-read3)
-KEPT_UNSAID = ("rate_day_hours", "line_said", "items_per_day", "only_bought", "user_groups")  # (only_bought: the rent-or-buy line says it)
+KEPT_UNSAID = ("rate_day_hours", "line_said", "items_per_day", "only_bought", "user_groups", "budget_per")  # (only_bought: the rent-or-buy line says it; budget_per: the budget line)
 ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "population_monthly", "use_case", *KEPT_UNSAID)])  # a day's count: said with its population;
 # the use ('a coding assistant') is said with the context it sizes (slot.context.default_use_case)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"

@@ -29,7 +29,8 @@ def nothing_moved(answer: Any, before: dict[str, Any], lang: str) -> str:
 
 
 # The tool inputs a follow-up moves that a person reads as a value, with the slot whose label names them.
-SHOWN = (("model", "model"), ("method", "method"), ("serve_precision", "precision"), ("users", "users"),
+SHOWN = (("model", "model"), ("method", "method"), ("serve_precision", "precision"), ("population", "population"),
+         ("users", "users"),
          ("context", "context"), ("candidates", "only"))
 
 
@@ -80,6 +81,24 @@ def _per_gpu(old_pick: dict[str, Any], new_pick: Any) -> tuple[float, float] | N
     return round(old / 1e9, 1), round(new / 1e9, 1)
 
 
+def _cap_moved(before: dict[str, Any], after: dict[str, Any], lang: str, new_pick: Any) -> str:
+    """'budget cap $3 an hour' when a follow-up said a budget by the hour or the day; "" otherwise."""
+    if not after.get("budget_per") or not after.get("budget_usd_per_month") or (
+            before.get("budget_usd_per_month") == after.get("budget_usd_per_month")
+            and before.get("budget_per") == after.get("budget_per")):
+        return ""
+    from gpu_advisor.assistant.budget_cap import cap_usd
+    from gpu_advisor.assistant.writers import cash_at
+    from gpu_advisor.tools.recommend import Workload
+
+    try:
+        w = Workload.model_validate(after)
+    except ValueError:
+        return ""
+    return say(lang, "budget_cap.moved", cap=cash_at(cap_usd(w), getattr(new_pick, "usd_per_cny", None)),
+               per=say(lang, f"budget_cap.per.{w.budget_per}"))
+
+
 def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str, old_pick: dict[str, Any] | None = None,
                new_pick: Any = None) -> tuple[str, list[dict[str, Any]]]:
     """'**What moved**: model Llama 3.3 70B → Llama 3.1 8B; users 50 → 100; 61.5 → 74.6 GB per GPU.' from the tool
@@ -103,6 +122,11 @@ def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str, old_pic
         items.append(say(lang, "moved.item", label=SLOTS[slot].label(lang), old=_value(key, old, lang),
                          new=_value(key, new, lang)))
         data.append({"input": key, "old": old, "new": new})
+    cap = _cap_moved(before, after, lang, new_pick)
+    if cap:  # 'budget cap $3 an hour' (assistant.budget_cap)
+        items.append(cap)
+        data.append({"input": "budget_usd_per_month", "old": before.get("budget_usd_per_month"),
+                     "new": after.get("budget_usd_per_month")})
     memory = _per_gpu(old_pick or {}, new_pick) if items else None
     if memory:  # what the change did to each GPU's memory (issue 25: "1 × A100 → 2 × A100; 61.5 → 74.6 GB per GPU")
         items.append(say(lang, "moved.per_gpu", old=f"{memory[0]:.1f}", new=f"{memory[1]:.1f}"))

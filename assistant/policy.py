@@ -89,6 +89,7 @@ class Profile(BaseModel):
     region: Literal["global", "us", "eu", "china"] | None = None
     currency: Literal["USD", "CNY"] | None = None
     budget_usd_per_month: float | None = Field(None, gt=0)
+    budget_per: Literal["hour", "day"] | None = None  # the monthly budget said by the hour or the day ('$3/hr')
     budget_usd: float | None = Field(None, gt=0)
     electricity_usd_per_kwh: float | None = Field(None, ge=0, le=10)  # "$0.15/kWh", "电费每度0.8元"
     hosting_usd_per_month: float | None = Field(None, gt=0, le=10_000_000)  # "colo is 2k a month", "托管费每月2000"

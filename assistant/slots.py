@@ -552,6 +552,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("region", "global", panel=True, by_lang=(("zh", "china"),)),
     Slot("currency", None),  # None: yuan in China, dollars elsewhere; a setting or the user may say CNY
     Slot("budget_usd_per_month", None, panel=True),
+    Slot("budget_per", None),  # '$3/hr', '每天最多500': the monthly budget was said by the hour or day, said back so
     Slot("budget_usd", None, panel=True),
     Slot("electricity_usd_per_kwh", None),  # None: the region's typical price (tools.cost)
     Slot("hosting_usd_per_month", None),  # None: tools.cost's hosting per card-month; said: for all the cards bought

@@ -24,13 +24,18 @@ def regroup(updates: dict[str, Any], profile: Any, ask: dict[str, Any]) -> tuple
         updates["user_groups"] = tuple((job, n) for job, n in said)
         return None
     kept: Groups = tuple(profile.user_groups or ())
+    if not kept and changes and any(change == "add" and n for _job, change, n in changes):
+        kept = _counted_before(profile)  # '销售一百五十人也要用' after '客服两百人': the 200 are one group, 150 added
     slot = _holder(profile, kept)
     changed = changed_groups(kept, changes) if slot and changes else None
     at = _fixed_group(kept, fixed) if slot and not changed else None
     if slot and (changed or (fixed and at is not None)):
         groups = changed or tuple((job, fixed[2] if i == at else n) for i, (job, n) in enumerate(kept))
-        for key in ("users", "population", "population_daily", "population_monthly", "users_range"):
+        said = {n for _job, _change, n in changes or ()} | ({fixed[2]} if fixed else set())
+        for key in ("population", "population_daily", "population_monthly", "users_range"):
             updates.pop(key, None)  # the count said is one group's, not everyone's
+        if updates.get("users") in said or slot == "users":  # (a number at once said beside it, '并发算五十', stays)
+            updates.pop("users", None)
         updates[slot] = sum(n for _job, n in groups)
         updates["user_groups"] = groups
         ask.pop("count_fixed", None)  # (the number ruled out is the group's, not the plan's count: assistant.count_role)
@@ -66,6 +71,13 @@ def changed_groups(groups: Groups, changes: list[tuple[str, str, float | None]])
         out = [g for g in out if g[0] in only]
     result = tuple(out)
     return result if applied and result and result != groups else None
+
+
+def _counted_before(profile: Any) -> Groups:
+    """The people counted before as one group of no job, when a follow-up adds a group to them: everyone who uses
+    it when said, else the users at once said."""
+    before = profile.population or profile.users
+    return (("", int(before)),) if before else ()
 
 
 def _holder(profile: Any, groups: Groups) -> str | None:

@@ -1767,6 +1767,11 @@ def _month_budget_line(rec: Recommendation, verdict: str, lang: str) -> str | No
     job said to repeat, or one run with the runs that budget pays for (one basis with tools.recommend's check)."""
     w, best = rec.workload, rec.best
     assert best is not None and w.budget_usd_per_month is not None
+    if w.budget_per is not None:  # '$3/hr', '每天最多500': said back by the hour or day (assistant.budget_cap)
+        from gpu_advisor.assistant.budget_cap import budget_cap_line
+
+        if capped := budget_cap_line(rec, lang):
+            return capped
     budget = cash(w.budget_usd_per_month, rec)
     if w.spec.serves and best.running_usd_per_month is not None and _bills_more(best):
         return say(lang, "budget.month_running", usd=cash(best.running_usd_per_month, rec),

@@ -302,6 +302,7 @@ class Workload(ToolInput):
     region: Region = Field("global", description=REGION_HELP)
     currency: Literal["USD", "CNY"] | None = Field(None, description="money shown in; None: yuan in China")
     budget_usd_per_month: float | None = Field(None, gt=0, description="for renting")
+    budget_per: Literal["hour", "day"] | None = Field(None, description="the monthly budget said by the hour or day")
     budget_usd: float | None = Field(None, gt=0, description="one-off: to buy cards, or for one job")
     owned: list[str] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="cards already owned, e.g. '2x rtx-3090'")
     network: Literal["fast", "slow"] | None = Field(None, description="the network between the servers of cards you "

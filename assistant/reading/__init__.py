@@ -42,6 +42,7 @@ from gpu_advisor.assistant.reading.concept_card import read_concept_on_card
 from gpu_advisor.assistant.reading.considered import read_considered
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
+from gpu_advisor.assistant.reading.budget_cap import read_budget_cap
 from gpu_advisor.assistant.reading.costs import budget_periods
 from gpu_advisor.assistant.reading.count_bought import read_count_bought
 from gpu_advisor.assistant.reading.count_why import read_count_why
@@ -264,6 +265,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_concept_on_card(m, u, topic)  # 'why is decode slower than prefill on H100?': the concept, on that card
     read_ask(m, u)
     budget_periods(m, u)  # 'to get us through the first month', '$200 a night': a budget made monthly
+    read_budget_cap(m, u)  # 'if we can only spend like $3/hr', '每小时最多20块': a monthly budget at that rate
     if u.topic and "+" in u.topic and (word_pattern("compare_verdict.concept_choice").search(m.text)
                                        or word_pattern("compare_verdict.concept_choice").search(m.raw.lower())):
         u.ask["choose"] = True  # "difference between TP and PP, and which one for serving on 2 gpus": a verdict too

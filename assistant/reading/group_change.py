@@ -47,8 +47,9 @@ def _clause(text: str, at: int) -> tuple[int, int]:
 
 
 def _count(m: Message, job: re.Match[str], start: int, end: int) -> tuple[float, bool] | None:  # (in m.masked)
-    """The count said for the group and whether it is said before its job: right before it ('40 customer success
-    reps', '200 users 研发' from '200个研发'), or after it, set to ('the physicians to 160', '研发加到三百人')."""
+    """The count said for the group and whether it may be added: said right before its job ('40 customer success
+    reps', '200 users 研发' from '200个研发'), or after it with no word that sets it ('销售150人也要用'); or after it,
+    set to ('the physicians to 160', '研发加到三百人')."""
     for q in m.qty:
         if q.negated or q.scale not in ("", "k") or not start <= q.start < end or q.role not in ("", *PEOPLE):
             continue
@@ -56,7 +57,7 @@ def _count(m: Message, job: re.Match[str], start: int, end: int) -> tuple[float,
         if q.end <= job.start() and re.fullmatch(r"\s*(?:users\s+|people\s+)?(?:[a-z][a-z-]*\s+){0,2}|\s*(?:users\s+)?", before):
             return q.value, True
         if q.start >= job.end() and word_pattern("group_change.set_to").match(m.masked[job.end():q.start]):
-            return q.value, False
+            return q.value, bool(word_pattern("group_change.plain_between").match(m.masked[job.end():q.start]))
     return None
 
 
