@@ -52,3 +52,21 @@ def budget_cap_line(rec: Recommendation, lang: str) -> str | None:
     closest = priced[0] if priced and (_spend(priced[0]) or 0.0) < spend else best
     return line + say(lang, "budget_cap.none", option=bought_words(closest),
                       usd=cash((_spend(closest) or 0.0) / periods, rec), per=per)
+
+
+def cap_head(rec: Recommendation, lang: str) -> str | None:
+    """'**Nothing keeps under your cap of $0.50 an hour.** What comes closest:' when nothing fits a cap said by the
+    hour or the day; None otherwise."""
+    w = rec.workload
+    if w.budget_per is None or not w.budget_usd_per_month:
+        return None
+    return say(lang, "budget_cap.levers_head", cap=cash(cap_usd(w), rec), per=say(lang, f"budget_cap.per.{w.budget_per}"))
+
+
+def cap_cost(o: Option, rec: Recommendation, lang: str) -> str | None:
+    """'about $2.24 an hour': an option's rent by the period its cap was said in; None for a monthly budget."""
+    w = rec.workload
+    if w.budget_per is None or not w.budget_usd_per_month or _spend(o) is None:
+        return None
+    return say(lang, "budget_cap.cost", usd=cash((_spend(o) or 0.0) / _periods(w), rec),
+               per=say(lang, f"budget_cap.per.{w.budget_per}"))

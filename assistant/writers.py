@@ -1609,7 +1609,9 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
     taken = rec.best is not None and bool(rec.taken_lever or rec.relaxed) and (
         not rec.best.owned or (rec.relaxed or "").partition("=")[0] in KEPT_ON_YOURS)  # (yours kept by a change)
     head = "levers.others" if taken else "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest"
-    lines = [say(lang, head)]  # (a plan that took a lever: the other ways that meet it too)
+    from gpu_advisor.assistant.budget_cap import cap_cost, cap_head
+
+    lines = [cap_head(rec, lang) if head == "levers.cheapest" and cap_head(rec, lang) else say(lang, head)]
     from gpu_advisor.assistant.home_short import home_lines
 
     said = bool(home_lines(rec, lang))  # the smaller model at home: said above as the fallback (assistant.home_short)
@@ -1639,7 +1641,7 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
         elif rec.workload.preference == "buy" or lever.change == "buy":
             cost = say(lang, "levers.buy", usd=cash(o.purchase_usd, rec)) if o.purchase_usd else ""
         elif o.billed_usd_per_month is not None:  # billed as the plan's own month is (a service: every hour)
-            cost = say(lang, "levers.month", usd=cash(o.billed_usd_per_month, rec))
+            cost = cap_cost(o, rec, lang) or say(lang, "levers.month", usd=cash(o.billed_usd_per_month, rec))
         over = "" if lever.within_budget else say(lang, "levers.over")
         lines.append(f"- {change}: {gpu_words(o)}" + (f" ({cost}{over})" if cost else ""))
         if lever.change in ("adamw-8bit", "pure-bf16-adamw-8bit") and o.train_per_gpu_bytes:  # at the margin: the memory, and the other way
