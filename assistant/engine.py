@@ -173,7 +173,7 @@ GGUF_BITS_SAID = re.compile(r"(?<![a-z])q\d|\d\s*-?\s*bits?\b|(?<![a-z])int\d|(?
 # Phases whose counts of things are examples to train on.
 TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain", "continued-pretrain")
 # Slots that choose the cards themselves: a change to them asks for other cards, not whether the same ones fit.
-HARDWARE_SLOTS = {"owned", "only", "exclude", "region", "budget_usd", "budget_usd_per_month", "preference", "phase",
+HARDWARE_SLOTS = {"owned", "only", "exclude", "region", "budget_usd", "budget_usd_per_month", "budget_per", "preference", "phase",
                   "server_gpus", "has_host"}
 # How the serving engines are written in a reply.
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp", "ollama": "ollama", "lm-studio": "LM Studio"}
@@ -861,6 +861,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "budget got cut to 1500" after a monthly budget: the same kind of budget, changed
         updates["budget_usd_per_month"] = updates.pop("budget_usd")
         _drop_note(u, turn, "note.budget_once", lang)
+    if profile.budget_per and "budget_usd_per_month" in updates and "budget_per" not in updates \
+            and "budget_usd_per_month" not in u.scale:
+        updates["budget_per"] = None  # '$2000 a month' after '$3/hr': said back by the month again (assistant.budget_cap)
     if any(k == "note.instruction_prompt_if_batch" for k, _v in u.notes):
         if "batch_input_tokens" in updates and (updates.get("phase") or profile.phase) == "batch":
             updates["batch_input_tokens"] += INSTRUCTION_TOKENS  # "标题 30 个字" in a batch job: with its instructions
@@ -1167,7 +1170,7 @@ def _request(state: AdvisorState) -> list[str]:
 
 
 # A turn that only says money (and where it is spent) answers no pending question about the workload.
-BUDGET_ANSWER_SLOTS = {"budget_usd", "budget_usd_per_month", "region", "preference", "only"}
+BUDGET_ANSWER_SLOTS = {"budget_usd", "budget_usd_per_month", "budget_per", "region", "preference", "only"}
 
 
 def _known_model(model: str) -> bool:

@@ -148,3 +148,11 @@ def test_the_added_group_is_sized_in_english():
     profile, reply = after["profile"], after["messages"][-1].content
     assert (profile["population"], profile["users"], profile["budget_usd"]) == (350, 50, 60000.0)
     assert "people who use it 200 → 350" in reply and "users 30 → 50" in reply, reply
+
+
+def test_a_monthly_budget_said_after_an_hourly_cap_is_said_back_by_the_month():
+    _first, _cap, after = run_states([NURSES, "what if we can only spend $3/hr", "actually our budget is $2,500 a month"])
+    profile, reply = after["profile"], after["messages"][-1].content
+    assert profile.get("budget_per") is None and profile["budget_usd_per_month"] == 2500
+    assert "your $2,500.00 a month" in reply or "your $2,500 a month" in reply, reply
+    assert "cap of" not in reply

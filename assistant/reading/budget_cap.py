@@ -46,5 +46,3 @@ def read_budget_cap(m: Message, u: Understanding) -> None:
         u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
         u.ask.pop("cost_rent", None)  # the money is what may be spent, not a cost asked
         return
-    if u.updates.get("budget_usd_per_month"):
-        u.updates["budget_per"] = None  # a monthly budget said anew is said back by the month
