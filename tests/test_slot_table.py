@@ -26,7 +26,9 @@ NOT_READ = {"currency"}  # a setting, or said with a budget in yuan
 # '一万五左右' (reading.budget_leeway), 'a used 3090 or a 4090' (reading.used_cards).
 READ_AFTER = {"go_live_hours", "fewest_owned", "owned_busy", "budget_leeway", "used_cards",
               "rate_day_hours", "line_said", "only_bought", "draft_model",  # a draft named (reading.draft_model)
-              "user_groups"}  # the groups by job a count of people adds up to (reading.people_groups, assistant.user_groups)  # the hours a day's volume runs in (reading.usage), the line named before
+              "user_groups",  # the groups by job a count of people adds up to (see below)
+              "budget_per"}  # '$3/hr', '每小时最多20块': the period a monthly budget was said in (reading.budget_cap)
+# (user_groups:) a count of people adds up to (reading.people_groups, assistant.user_groups)  # the hours a day's volume runs in (reading.usage), the line named before
 # ('rent or buy two 4090s': the count weighed for buying, reading.count_bought)
 # a size only another line has (engine); h-read3
 # Slots the engine keeps to derive another: "50k tickets" then "each is 1500 tokens" recounts train_tokens.
@@ -84,7 +86,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "used_cards": ["rtx-3090"], "loras": 50, "lora_rank": 16, "encoder_job": "rerank",
                "candidates_per_query": 50, "only_sourced": True, "only_bought": True, "shared_prefix_tokens": 3000,
                "prefix_hit_rate": 0.9, "speculative": "eagle3", "draft_model": "llama-3.2-1b",
-               "user_groups": (("engineer", 3), ("product_manager", 10))}
+               "user_groups": (("engineer", 3), ("product_manager", 10)), "budget_per": "hour"}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():
         assert describe(name, value, lang), name
