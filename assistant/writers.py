@@ -1611,7 +1611,8 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
     head = "levers.others" if taken else "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest"
     from gpu_advisor.assistant.budget_cap import cap_cost, cap_head
 
-    lines = [cap_head(rec, lang) if head == "levers.cheapest" and cap_head(rec, lang) else say(lang, head)]
+    capped = cap_head(rec, lang) if head == "levers.cheapest" else None  # 'Nothing keeps under your cap of $1 an hour'
+    lines = [capped or say(lang, head)]
     from gpu_advisor.assistant.home_short import home_lines
 
     said = bool(home_lines(rec, lang))  # the smaller model at home: said above as the fallback (assistant.home_short)
