@@ -67,5 +67,9 @@ def hold_on(ctx: Any, call: Any, model: str, context: int, users: int) -> str:
 
 
 def _usable(r: Any) -> float:
-    """What the engine may use of a card: the tool's one rule (plan_usable_bytes: vLLM's share, else the card)."""
-    return float(r.plan_capacity_bytes or r.gpu_capacity_bytes or 0.0)
+    """What the engine may use of a card: vLLM's share of it (the tool's own term), else the whole card."""
+    term = next((t for t in r.terms if t.key == "available_kv_cache_bytes"), None)
+    card = float(r.gpu_capacity_bytes or 0.0)
+    if term is None or "gpu_memory_utilization" not in term.inputs:
+        return card
+    return card * float(term.inputs["gpu_memory_utilization"])

@@ -94,13 +94,13 @@ def _fixed(ctx: Any, model: str, card: Any, n: int, data: dict[str, Any]) -> str
         mem = _memory(ctx, model, fmt, card.id, n, 1)
         if mem is not None and mem.fits:
             data.update({"code": "fixed_format", "tp": n, "pp": 1, "precision": fmt, "context": mem.context,
-                         "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.plan_capacity_bytes,
+                         "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
                          "bf16_total_bytes": whole.total_bytes if whole else None})
             link = link_said(ctx, card)  # the card's own in-server link (assistant.link_words)
             return "\n\n".join([
                 ctx.say("parc.fixed", tp=n, gpu=card.name, fmt=fmt.upper(), model=mem.model,
                         total=gb(whole.total_bytes if whole else 0), per_gpu=gb(mem.per_gpu_total_bytes),
-                        cap=gb(mem.plan_capacity_bytes or 0), context=f"{mem.context:,}"),
+                        cap=gb(mem.gpu_capacity_bytes or 0), context=f"{mem.context:,}"),
                 ctx.say("parc.why_fixed", link=link)])
     data["code"] = "too_big"
     return ctx.say("parc.fixed_none", tp=n, gpu=card.name)
@@ -112,10 +112,10 @@ def _verdict(ctx: Any, card: Any, per_node: int, servers: int, model: str, layou
     if mem is None:
         data["code"] = "too_big"
         return ctx.say(key("too_big", fmt), per_node=per_node, gpu=card.name, n=MAX_STAGES, fmt=fmt.upper())
-    data.update({"context": mem.context, "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.plan_capacity_bytes,
+    data.update({"context": mem.context, "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
                  "total_bytes": mem.total_bytes})
     figures = {"model": mem.model, "gpu": card.name, "per_gpu": gb(mem.per_gpu_total_bytes),
-               "cap": gb(mem.plan_capacity_bytes or 0), "total": gb(mem.total_bytes), "tp": tp, "pp": pp,
+               "cap": gb(mem.gpu_capacity_bytes or 0), "total": gb(mem.total_bytes), "tp": tp, "pp": pp,
                "per_node": per_node, "context": f"{mem.context:,}", "fmt": fmt.upper()}
     link = link_said(ctx, card)
     if pp > 1:

@@ -112,7 +112,7 @@ def users_lines(ctx: Any, memory: Any, users: int, data: dict[str, Any]) -> list
     data.update({"users": users, "copies": copies, "users_copies": need, "users_per_copy": each,
                  "users_per_gpu_bytes": mem.per_gpu_total_bytes, "users_tokens_per_s": rate})
     figures = {"users": users, "cards": tp * pp, "gpu": find_gpu(gpu).name,
-               "tp": tp, "per_gpu": gb(mem.per_gpu_total_bytes), "cap": gb(mem.plan_capacity_bytes or 0),
+               "tp": tp, "per_gpu": gb(mem.per_gpu_total_bytes), "cap": gb(mem.gpu_capacity_bytes or 0),
                "context": context, "tps": tps(rate) if rate else "?", "each": each, "need": need, "copies": copies}
     lines = [ctx.say("parc.users_one" if need == 1 else "parc.users_split", **figures)]
     if copies > need:

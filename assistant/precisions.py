@@ -74,13 +74,13 @@ def precision_compare(ctx: Any) -> str:
         except (ToolError, LookupError, ValueError):
             continue
         row: dict[str, Any] = {"bits": int(bits), "precision": pid, "weights_bytes": mem.weights_bytes,
-                               "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.plan_capacity_bytes,
+                               "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
                                "fits": mem.fits}
         # each format's quality code, from knowledge (precisions.yaml), as the format comparison says it
         quality = ctx.say("fup.prec.quality", quality=ctx.say(f"asks.quality.code.{find_precision(pid).quality or 'none'}"))
         if mem.fits is False:
             lines.append(ctx.say("fup.prec.no_fit", fmt=name, weights=gb(mem.weights_bytes),
-                                 need=gb(mem.per_gpu_total_bytes), have=gb(mem.plan_capacity_bytes or 0)) + _sep(ctx) + quality)
+                                 need=gb(mem.per_gpu_total_bytes), have=gb(mem.gpu_capacity_bytes or 0)) + _sep(ctx) + quality)
             rows.append(row)
             continue
         s = _call(ctx, "speed", speed, SpeedInput(model=w.model, precision=pid, gpu=best.gpu, gpus=base.gpus,
@@ -89,7 +89,7 @@ def precision_compare(ctx: Any) -> str:
         row.update({"tokens_per_s": s.decode_tokens_per_s})
         rows.append(row)
         lines.append(ctx.say("fup.prec.row", fmt=name, weights=gb(mem.weights_bytes), need=gb(mem.per_gpu_total_bytes),
-                             have=gb(mem.plan_capacity_bytes or 0), tps=tps(s.decode_tokens_per_s)) + _sep(ctx) + quality)
+                             have=gb(mem.gpu_capacity_bytes or 0), tps=tps(s.decode_tokens_per_s)) + _sep(ctx) + quality)
     ran = [r for r in rows if r.get("tokens_per_s")]
     gap = ""
     if len(ran) >= 2:
@@ -128,10 +128,10 @@ def _named_cards(ctx: Any, w: Any, best: Any, ask: dict[str, Any], gguf: bool) -
             except (ToolError, LookupError, ValueError):
                 continue
             rows.append({"gpu": o.gpu, "gpus": o.gpus, "precision": pid, "per_gpu_bytes": mem.per_gpu_total_bytes,
-                         "capacity_bytes": mem.plan_capacity_bytes, "fits": mem.fits})
+                         "capacity_bytes": mem.gpu_capacity_bytes, "fits": mem.fits})
             parts.append(ctx.say("fup.prec.named_fits" if mem.fits is not False else "fup.prec.named_no",
                                  fmt=find_precision(pid).name.split(" (")[0], need=gb(mem.per_gpu_total_bytes),
-                                 have=gb(mem.plan_capacity_bytes or 0)))
+                                 have=gb(mem.gpu_capacity_bytes or 0)))
         if parts:
             text += "\n\n" + ctx.say("fup.prec.named_head", option=f"{o.gpus} × {o.gpu_name}") + ctx.say("sep").join(parts) \
                 + ctx.say("fig.end")

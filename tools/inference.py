@@ -215,9 +215,6 @@ class InferenceMemoryResult(Explained):
     kv_bytes_per_token: float = Field(description="per sequence, all layers, whole model")
     gpu: str | None = None
     gpu_capacity_bytes: float | None = None
-    plan_capacity_bytes: float | None = Field(
-        None, description="what a plan may fill on each card under the engine's rule (plan_usable_bytes): the card's "
-                          "usable memory, x gpu_memory_utilization on vLLM")
     fits: bool | None = None
     headroom_bytes: float | None = None
     kv_cache_capacity_tokens: int | None = None
@@ -248,15 +245,6 @@ def usable_bytes(gpu: Gpu) -> float:
         return gpu.memory_gb * GIB * APPLE_USABLE_FRACTION
     ecc = GDDR_ECC_FRACTION if gpu.memory_type == "gddr" and gpu.segment == "datacenter" else 1.0
     return gpu.memory_gb * GIB * USABLE_FRACTION * ecc
-
-
-def plan_usable_bytes(gpu: Gpu, engine: str | None, gpu_memory_utilization: float | None = None) -> float:
-    """The one rule for what a serving plan may fill on a card, read by every fit test and every 'X of Y GB'
-    figure: the card's usable memory (usable_bytes), and on vLLM gpu_memory_utilization (0.90 by default) of it,
-    everything the process holds (weights, KV cache, activations, CUDA context, NCCL) inside that share."""
-    if engine == "vllm":
-        return usable_bytes(gpu) * (gpu_memory_utilization or VLLM_DEFAULT_UTILISATION)
-    return usable_bytes(gpu)
 
 
 def default_engine(precision: Precision, gpu: Gpu | None = None) -> Engine:
@@ -750,9 +738,9 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
         version: EngineVersion = inp.engine_version
         util = inp.gpu_memory_utilization or VLLM_DEFAULT_UTILISATION_BY_VERSION[version]
         outside = _vllm_outside_budget(version, inp.gpus * inp.pp)
-        # the one rule (plan_usable_bytes): the whole process, the CUDA context and NCCL outside vLLM's own
-        # accounting included, stays within util x capacity, so the KV cache gets what is left of that share
-        budget = plan_usable_bytes(gpu, "vllm", util) - outside
+        # vLLM refuses to start when the free memory at its snapshot is below util x capacity: where the
+        # CUDA context and NCCL leave less, the budget is what is left (gpu_memory_utilization lowered)
+        budget = min(capacity * util, capacity - outside)
         inside_overhead = r.per_gpu_overhead_bytes - outside
         free_for_kv = budget - r.per_gpu_weights_bytes - r.per_gpu_activation_bytes - inside_overhead
         sliding = vllm_sliding_mode(model, version, inp.disable_hybrid_kv_cache_manager)
@@ -773,6 +761,10 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
         r.fits = in_budget <= budget and (concurrency >= 1 if sliding in ("hybrid", "window")
                                           else r.kv_cache_capacity_tokens >= inp.context)
         r.headroom_bytes = budget - in_budget
+        if capacity * util + outside > capacity:
+            r.warnings.append(f"{util:.0%} of the card plus {outside / 1e9:.1f} GB outside vLLM's budget (CUDA context, "
+                              f"NCCL) is more than the card has: set gpu_memory_utilization to about "
+                              f"{math.floor(budget / capacity * 100) / 100:.2f} (the figures assume so)")
         r.terms.append(term("available_kv_cache_bytes", "Available KV cache memory", max(0.0, free_for_kv), "bytes",
                             "capacity x gpu_memory_utilization - weights - activation peak - overhead inside the budget",
                             {"capacity_bytes": capacity, "gpu_memory_utilization": util,
@@ -825,15 +817,14 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
     else:
         r.fits = r.per_gpu_total_range_bytes[1] <= capacity or r.per_gpu_total_bytes <= capacity
         r.headroom_bytes = capacity - r.per_gpu_total_bytes
-    r.plan_capacity_bytes = plan_usable_bytes(gpu, r.engine, inp.gpu_memory_utilization) if r.engine != "sglang" \
-        else capacity
     r.terms.append(term("gpu_capacity_bytes", f"{gpu.name} usable memory", capacity, "bytes",
                         "nominal GiB x 0.99 (the driver keeps the rest)" if not gpu.unified_memory else
                         "unified memory x 0.75 (macOS's default GPU limit)", {"memory_gb": gpu.memory_gb}))
     if not r.fits:
         need = math.ceil(r.per_gpu_total_bytes / 1e9)
-        r.warnings.append(f"does not fit: needs about {need} GB per GPU, {gpu.name} has {r.plan_capacity_bytes / 1e9:.0f} GB usable")
-    elif r.engine != "sglang" and r.per_gpu_total_range_bytes[1] > r.plan_capacity_bytes:
+        r.warnings.append(f"does not fit: needs about {need} GB per GPU, {gpu.name} has {capacity / 1e9:.0f} GB usable")
+    elif r.engine != "sglang" and r.per_gpu_total_range_bytes[1] > capacity * (
+            (inp.gpu_memory_utilization or VLLM_DEFAULT_UTILISATION) if r.engine == "vllm" else 1):
         r.warnings.append("fits at the estimate but not at the top of its range: little room for error")
     if inp.gpus > 1 and not gpu.has_nvlink:
         r.warnings.append(f"{gpu.name} has no NVLink: tensor parallelism over PCIe slows every token")

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.common import Explained, ToolInput, term
-from gpu_advisor.tools.inference import VLLM_DEFAULT_UTILISATION, usable_bytes
+from gpu_advisor.tools.inference import VLLM_DEFAULT_UTILISATION
 from gpu_advisor.tools.recommend import NODE_GPUS, Option, Workload, evaluate
 
 # Cards tried for both jobs together, from the first job's own count up.
@@ -87,8 +87,7 @@ def _holds(inp: PairInput, a: float | None, b: float | None, capacity: float) ->
 
 
 def _capacity(o: Option | None, inp: PairInput) -> float:
-    """The card's usable memory (an option's capacity is already what its own engine may fill)."""
-    return usable_bytes(find_gpu(inp.gpu))
+    return o.capacity_bytes if o is not None and o.capacity_bytes else find_gpu(inp.gpu).memory_gb * 1e9
 
 
 def _share(w: Workload, o: Option) -> Share:

@@ -1026,10 +1026,9 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     opt.runtime = engine_for(engine, gpu)
     opt.serves, opt.serve_per_gpu_bytes = holds(mem), mem.per_gpu_total_bytes + slots
     opt.adapter_slot_bytes = slots or None
-    opt.capacity_bytes = mem.plan_capacity_bytes or 0  # what the plan may fill (plan_usable_bytes): 'X of Y GB'
+    opt.capacity_bytes = mem.gpu_capacity_bytes or 0
     # spare memory of the whole card: vLLM's own 10% reserve counts as room to spare
-    card = mem.gpu_capacity_bytes or opt.capacity_bytes
-    headrooms.append((card - mem.per_gpu_total_bytes - slots) / card)
+    headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes - slots) / opt.capacity_bytes)
     if not opt.serves:
         _slots_reason(opt, mem, slots)
         return
@@ -1161,9 +1160,8 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         opt.link_within, opt.link_between = gpu.interconnect, "infiniband"
     opt.engine, opt.precision, opt.runtime = engine, precision_id, engine_for(engine, gpu)
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
-    opt.capacity_bytes = mem.plan_capacity_bytes or 0
-    card = mem.gpu_capacity_bytes or opt.capacity_bytes
-    headrooms.append((card - mem.per_gpu_total_bytes) / card)
+    opt.capacity_bytes = mem.gpu_capacity_bytes or 0
+    headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
     if not mem.fits or sp is None or hours is None:
         return
     replicas = total // n
@@ -1471,8 +1469,8 @@ def _evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: boo
     cap_gb = opt.capacity_bytes / 1e9
     if opt.serves is False and opt.serve_per_gpu_bytes and opt.engine == "vllm":
         opt.reasons.insert(0, f"the model needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; vLLM uses "
-                              f"{VLLM_DEFAULT_UTILISATION:.0%} of the card's {usable_bytes(gpu) / 1e9:,.1f} GB "
-                              f"({cap_gb:,.1f} GB)")
+                              f"{VLLM_DEFAULT_UTILISATION:.0%} of the card's {cap_gb:,.1f} GB "
+                              f"({cap_gb * VLLM_DEFAULT_UTILISATION:,.1f} GB)")
     elif opt.serves is False and opt.serve_per_gpu_bytes:
         opt.reasons.insert(0, f"the model needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; "
                               f"the card has {cap_gb:,.1f} GB")
@@ -2958,7 +2956,7 @@ def _rent_unit(w: Workload, rec: Recommendation) -> RentUnit | None:
 
 def _holds(mem: Any, slots: float) -> bool:
     """The model, its KV cache and the adapters' slots fit each GPU."""
-    return bool(mem.fits) and (not slots or mem.per_gpu_total_bytes + slots <= (mem.plan_capacity_bytes or 0))
+    return bool(mem.fits) and (not slots or mem.per_gpu_total_bytes + slots <= (mem.gpu_capacity_bytes or 0))
 
 
 def _slots_reason(opt: Option, mem: Any, slots: float) -> None:

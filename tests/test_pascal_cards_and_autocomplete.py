@@ -1,27 +1,18 @@
 """Review CV #1 and NC30 #10 (session 31, cards31): the Pascal cards people still own are on record (GTX 1080 Ti,
 GTX 1080, GTX 1070, TITAN Xp, Tesla P40, Tesla P100) with their real figures, no BF16 and no tensor cores, and
-llama.cpp as their engine; inline code completion is a latency use whose target comes from the data; and one
-usable-memory rule (tools.inference.plan_usable_bytes) decides every serving fit and every 'X of Y GB' figure."""
+llama.cpp as their engine; and inline code completion is a latency use whose target comes from the data."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from gpu_advisor.assistant.completion_latency import completion_seconds, completion_words
 from gpu_advisor.assistant.reading import understand
-from gpu_advisor.knowledge import engines, find_gpu, gpus
+from gpu_advisor.knowledge import engines, find_gpu
 from gpu_advisor.knowledge.use_cases import use_case
-from gpu_advisor.tools.inference import (
-    VLLM_DEFAULT_UTILISATION,
-    InferenceMemoryInput,
-    inference_memory,
-    plan_usable_bytes,
-    usable_bytes,
-)
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 from gpu_advisor.tools.recommend import Option
 from gpu_advisor.tools.throughput import SpeedInput, speed
 
@@ -164,49 +155,3 @@ def test_smaller_models_are_faster_on_the_same_card():
     times = [completion_seconds(m, "q4_k_m", "gtx-1080-ti", 1, "llama.cpp", uc)
              for m in ("qwen2.5-14b", "qwen2.5-coder-7b", "qwen2.5-3b", "qwen2.5-1.5b")]
     assert times == sorted(times, reverse=True)
-
-
-# ---------------------------------------------------------------- one usable-memory rule for every row
-
-
-def test_the_rule_is_90_percent_on_vllm_and_the_card_elsewhere():
-    g = find_gpu("rtx-3090")
-    assert plan_usable_bytes(g, "vllm") == pytest.approx(usable_bytes(g) * VLLM_DEFAULT_UTILISATION)
-    assert 22.5e9 < plan_usable_bytes(g, "vllm") < 23.5e9  # a 24 GB 3090 has about 23 GB under vLLM's 0.90
-    assert plan_usable_bytes(g, "llama.cpp") == usable_bytes(g)
-    assert plan_usable_bytes(g, "vllm", 0.8) == pytest.approx(usable_bytes(g) * 0.8)
-
-
-def test_a_3090_does_not_hold_25_gb_under_vllm():
-    """The NC30 #10 case: 38B in int4 on TP4 3090s for 31 users x 8k was shown as 25.2 of 25.5 GB; under the 0.90
-    cap it does not fit, as the A800 beside it did not."""
-    m = inference_memory(InferenceMemoryInput(model="qwen2.5-32b", precision="int4", gpu="rtx-3090", gpus=4,
-                                              batch=40, context=8192, engine="vllm"))
-    assert m.plan_capacity_bytes == pytest.approx(plan_usable_bytes(find_gpu("rtx-3090"), "vllm"))
-    assert m.fits is (m.per_gpu_total_bytes <= m.plan_capacity_bytes)
-
-
-_SIZED = [g.id for g in gpus() if g.stack == "cuda" and not g.unified_memory]
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(gpu=st.sampled_from(_SIZED), gpus_=st.sampled_from([1, 2, 4]), batch=st.integers(1, 64),
-       context=st.sampled_from([2048, 4096, 8192, 32768]), engine=st.sampled_from(["vllm", "llama.cpp", "transformers"]),
-       precision=st.sampled_from(["bf16", "fp8", "int8", "int4", "q4_k_m"]),
-       model=st.sampled_from(["qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "llama-3-8b"]))
-def test_any_row_that_fits_needs_no_more_than_the_rule_gives(gpu, gpus_, batch, context, engine, precision, model):
-    if (precision == "q4_k_m") != (engine == "llama.cpp"):
-        return
-    g = find_gpu(gpu)
-    if engine == "vllm" and not any(e.id == "vllm" and e.support_on(g) for e in engines()):
-        return
-    try:
-        m = inference_memory(InferenceMemoryInput(model=model, precision=precision, gpu=gpu, gpus=gpus_, batch=batch,
-                                                  context=context, engine=engine))
-    except ValueError:
-        return
-    assert m.plan_capacity_bytes == pytest.approx(plan_usable_bytes(g, engine))
-    if m.fits:
-        assert m.per_gpu_total_bytes <= m.plan_capacity_bytes * (1 + 1e-9)
-    if engine == "vllm" and m.per_gpu_total_bytes > m.plan_capacity_bytes:
-        assert m.fits is False  # more than gpu_memory_utilization x the card never fits, whatever is left for KV
