@@ -11,7 +11,7 @@ from typing import Any
 
 from gpu_advisor.assistant.writers import gb, glossary_reply
 from gpu_advisor.knowledge import engines, find_gpu, find_model, find_precision
-from gpu_advisor.knowledge.schema import Gpu
+from gpu_advisor.knowledge.schema import NVIDIA_ARCHS, Gpu
 from gpu_advisor.tools.recommend import Option, training_setup
 from gpu_advisor.tools.training import training_memory
 from gpu_advisor.tools.training_time import PCIE_DATA_PARALLEL_FACTOR
@@ -177,7 +177,7 @@ def _model_memory(ctx: Any, model_id: str, ids: list[str]) -> list[str]:
     if not rows:
         return []
     ctx.data["model_memory"] = {"model": model_id, "context": context, "rows": rows}
-    order = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")  # the NVIDIA archs, oldest first
+    order = NVIDIA_ARCHS  # the NVIDIA archs, oldest first
     fp8 = sorted({str(g.arch) for g in gpus() if g.fp8_tflops and g.vendor == "nvidia" and g.arch in order}, key=order.index)
     return ["", ctx.say("asks.format.memory", model=find_model(model_id).name, sizes=ctx.say("list_sep").join(parts),
                         kv=gb(rows[0]["kv_cache_bytes"]), context=f"{context:,}",

@@ -27,6 +27,7 @@ from gpu_advisor.assistant.budget_largest import budget_followed, budget_intents
 from gpu_advisor.assistant.card_pick import with_pick
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.compare_kept import keep_compared
+from gpu_advisor.assistant.completion_latency import with_completion
 from gpu_advisor.assistant.concept_example import card_example
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
@@ -1935,6 +1936,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if pool:
         text = pooled_line(pool, answer.recommend, lang) + "\n\n" + text
     text, slow = with_slow(text, turn.ask, answer, lang, _recorder(config))  # 'users complain its slow': why, then budget
+    text = with_completion(text, filled.model, filled.use_case, answer.recommend, lang)  # autocomplete's latency
     shared = split_words(split, lang, filled.model or "") if split else None  # the service's servers, the run's
     both = shared[1] if shared else side_training(answer, second or turn.ask.get("side_train"), lang, filled.model or "",
                                                            _recorder(config)) \

@@ -25,11 +25,14 @@ Stack = Literal["cuda", "rocm", "metal", "cann", "gaudi"]
 SizedEngine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 
 # NVIDIA architectures, oldest first: an engine's `min_arch` admits that one and every later one.
-NVIDIA_ARCHS: tuple[str, ...] = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")
+NVIDIA_ARCHS: tuple[str, ...] = ("pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell")
 # Architectures that compute FP16 but not BF16: NVIDIA's Volta and Turing tensor cores (whitepapers), AMD's RDNA 2
-# shaders (no matrix cores, packed FP16 only).
-NO_BF16_ARCHS: tuple[str, ...] = ("volta", "turing", "rdna2")
-Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna2", "rdna3", "rdna3.5",
+# shaders (no matrix cores, packed FP16 only); NVIDIA's Pascal has no tensor cores and no BF16 at all (FP16 at 1/64
+# rate on GP102/GP104, so the card record's bf16_tflops holds its FP32 rate there).
+NO_BF16_ARCHS: tuple[str, ...] = ("pascal", "volta", "turing", "rdna2")
+# Architectures without tensor cores: 16-bit and quantized multiplies run on the CUDA cores (FP32, FP16, DP4A).
+TENSORLESS_ARCHS: tuple[str, ...] = ("pascal",)
+Arch = Literal["pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna2", "rdna3", "rdna3.5",
                "rdna4"]
 
 # The software stack each vendor's cards run; a record that disagrees is a typo.
@@ -111,6 +114,12 @@ class Gpu(Record):
         """Whether the card computes BF16 in hardware: NVIDIA's Volta (V100) and Turing (T4, RTX 20) tensor cores
         take FP16 only, so a bf16 run there trains in fp16 mixed precision or fp32 instead."""
         return self.arch not in NO_BF16_ARCHS
+
+    @property
+    def tensor_cores(self) -> bool:
+        """Whether the card has matrix units: NVIDIA's Pascal (GTX 10, P40, P100) has none, so its 16-bit multiplies
+        run on the CUDA cores (FP32 on GP102/GP104, whose FP16 runs at 1/64 rate)."""
+        return self.arch not in TENSORLESS_ARCHS
 
     @property
     def host_kind(self) -> HostKind:

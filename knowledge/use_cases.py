@@ -10,12 +10,21 @@ from __future__ import annotations
 
 from functools import cache
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_advisor.knowledge.loader import DATA_DIR, load_records
 from gpu_advisor.knowledge.schema import Record
 
 PATH = DATA_DIR / "use_cases.yaml"
+
+
+class LatencyModel(BaseModel):
+    """A smaller model sized for a latency use (the Qwen2.5-Coder sizes share Qwen2.5's layout)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(description="the catalog model sized")
+    name: str = Field(description="the model to name in the answer")
 
 
 class UseCase(Record):
@@ -26,6 +35,12 @@ class UseCase(Record):
     thinking_wait_s: float | None = Field(None, gt=0, description="an interactive use: the most seconds a user waits "
                                           "for a reasoning model's thinking before the answer; None: not interactive")
     thinking_wait_source: str = ""
+    latency_target_s: float | None = Field(None, gt=0, description="a latency use (inline code completion): the "
+                                           "most seconds one request may take; None: no such target")
+    latency_prompt_tokens: int = Field(0, ge=0, description="tokens each request prefills (the rest is cached)")
+    latency_output_tokens: int = Field(0, ge=0, description="tokens of the answer the user waits for")
+    latency_source: str = ""
+    latency_models: list[LatencyModel] = Field(default_factory=list, description="smaller models to try, largest first")
     writes_user_language: bool = Field(False, description="the text written is in the user's own language (a novel "
                                        "in Chinese): no model named, one strong in that language is taken")
 

@@ -507,6 +507,19 @@ def format_unit_warnings(precision: Precision, gpu: Gpu) -> list[str]:
     return []
 
 
+def sixteen_bit_warnings(precision: Precision, gpu: Gpu) -> list[str]:
+    """What 16-bit weights do on a card without BF16: FP16 tensor cores only (Volta, Turing), or no tensor cores at
+    all (Pascal), where the multiplies run on the CUDA cores."""
+    if precision.id not in ("bf16", "fp16") or gpu.native_bf16:
+        return []
+    if not gpu.tensor_cores:
+        return [f"{gpu.name} has no tensor cores and no BF16: the weights are served in fp16, the same size, and "
+                f"multiplied on its CUDA cores at {gpu.bf16_tflops:g} TFLOPS (a model trained in bf16 can "
+                "overflow in fp16)"]
+    return [f"{gpu.name} has no BF16 support (FP16 tensor cores only): the weights are served in fp16, "
+            "the same size (a model trained in bf16 can overflow in fp16)"]
+
+
 def inter_node_gbps(network_gbit_per_s: float | None) -> float:
     """GB/s a pipeline hand-over gets between servers: the stated network (Gb/s over 8), else one 400 Gb/s NIC."""
     return network_gbit_per_s / 8 if network_gbit_per_s else INTER_NODE_GBPS
@@ -643,9 +656,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
     if engine != "llama.cpp" and n > 1 and link(gpu)[0] == "pcie" and not gpu.has_nvlink:
         warnings.append(f"{gpu.name} has no NVLink: tensor parallelism sends {2 * model.num_layers} all-reduces per token over PCIe")
     warnings += format_unit_warnings(precision, gpu)
-    if precision.id in ("bf16", "fp16") and not gpu.native_bf16:
-        warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): the weights are served in fp16, "
-                        "the same size (a model trained in bf16 can overflow in fp16)")
+    warnings += sixteen_bit_warnings(precision, gpu)
 
     terms = [
         _ranged(term("decode_tokens_per_s", "Decode speed per sequence", per_seq, "tokens/s",
