@@ -55,11 +55,14 @@ def _winner(ctx: Any, cards: list[Any], key: str, best: str | None, line: str) -
     return ctx.say(line, gpu=win.name, other=other.name, ratio=f"{ratio:.1f}")
 
 
-def value_lines(ctx: Any, gpus: list[str]) -> list[str]:
+def value_lines(ctx: Any, facts: list[dict[str, Any]]) -> list[str]:
+    """The value block for the cards' facts (inform._card_facts): their purchase prices as the table shows them, none
+    for a card with no street price where it is bought (list_only)."""
     from gpu_advisor.assistant.followups import _call
 
     region = ctx.region if ctx.region in ("global", "us", "eu", "china") else "global"
-    r = _call(ctx, "card_value", card_value, CardValueInput(gpus=gpus, region=region))
+    buy = [None if f.get("list_only") else f.get("buy_price_usd") for f in facts]
+    r = _call(ctx, "card_value", card_value, CardValueInput(gpus=[f["id"] for f in facts], region=region, buy_usd=buy))
     cards = r.cards
     lines = [ctx.say("cval.head", market=ctx.say(f"cval.market.{region}")), *(_rent_line(ctx, c) for c in cards)]
     if any(c.buy_usd for c in cards):

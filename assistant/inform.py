@@ -393,7 +393,7 @@ def compare_cards(ctx: Context) -> str:
         # '哪个跑推理划算' with no model to size on them: the prices divided into bandwidth and compute
         from gpu_advisor.assistant.card_value import value_lines
 
-        return "\n".join([*lines, "", *value_lines(ctx, [f["id"] for f in facts])])
+        return "\n".join([*lines, "", *value_lines(ctx, facts)])
     if (getattr(ctx.turn, "ask", None) or {}).get("export"):  # '…为啥国内买不到H100': the export rules behind them
         from gpu_advisor.assistant.card_diff import export_lines
 

@@ -18,6 +18,9 @@ from gpu_advisor.tools.cost import Region, price_quote
 class CardValueInput(ToolInput):
     gpus: list[str] = Field(min_length=2, max_length=4, description="the cards weighed")
     region: Region = Field("global", description="the market the prices are taken in")
+    buy_usd: list[float | None] | None = Field(None, description="each card's purchase price as the user would pay "
+                                               "it, in the order of gpus (None: none on record); default: the China "
+                                               "street price in China, else the record's")
 
 
 class CardValue(BaseModel):
@@ -54,14 +57,15 @@ def _best(cards: list[CardValue], key: str) -> str | None:
 
 def card_value(inp: CardValueInput) -> CardValueResult:
     cards: list[CardValue] = []
-    for query in inp.gpus:
+    for i, query in enumerate(inp.gpus):
         gpu = find_gpu(query)
         try:
             quote = price_quote(gpu.id, inp.region)
             rent, providers, where = quote.usd_per_gpu_hour_typical, quote.providers, quote.region
         except ToolError:
             rent, providers, where = None, [], None
-        buy = (china_price_usd(gpu.id) if inp.region == "china" else None) or gpu.buy_price_usd
+        buy = inp.buy_usd[i] if inp.buy_usd is not None and i < len(inp.buy_usd) else \
+            (china_price_usd(gpu.id) if inp.region == "china" else None) or gpu.buy_price_usd
         cards.append(CardValue(
             gpu=gpu.id, name=gpu.name, bandwidth_gbps=gpu.memory_bandwidth_gbps, bf16_tflops=gpu.bf16_tflops,
             fp8_tflops=gpu.fp8_tflops, rent_usd_per_hour=rent, rent_providers=providers, rent_region=where,
