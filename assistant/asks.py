@@ -47,9 +47,11 @@ def interconnect(ctx: Any) -> str:
         if named.interconnect == "pcie":
             first.append(ctx.say("asks.link.no_connector", gpu=named.name))
     if rec is None or rec.best is None:
-        if first:
+        if first and not ctx.turn.ask.get("link_need"):
             return _joined(ctx, first)
-        return "\n\n".join([glossary_reply("nvlink", ctx.lang), ctx.say("asks.link.no_plan")])
+        from gpu_advisor.assistant.link_need import link_need_reply
+
+        return link_need_reply(ctx)  # no plan: whether inference needs the link at all, answered (assistant/link_need.py)
     lines: list[str] = []
     run = rec.trains_on
     on_plan = named is None or named.id in {rec.best.gpu, run.gpu if run else None}

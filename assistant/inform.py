@@ -87,6 +87,7 @@ def reply(code: str, ctx: Context) -> str:
     from gpu_advisor.assistant.kv_part import kv_first
     from gpu_advisor.assistant.launch_reply import launch_reply
     from gpu_advisor.assistant.licence import licence_reply
+    from gpu_advisor.assistant.prefix_saving import prefix_reply
     from gpu_advisor.assistant.server_rent_buy import server_price
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
@@ -99,7 +100,7 @@ def reply(code: str, ctx: Context) -> str:
               "this_machine": machine.this_machine, "capacity": capacity.capacity_reply, "largest": largest.largest_reply,
               "budget_largest": budget_largest.budget_largest_reply,
               "method_compare": method_compare.method_compare, "licence": licence_reply,
-              "server_price": server_price, "launch": launch_reply}[code]
+              "server_price": server_price, "launch": launch_reply, "prefix_saving": prefix_reply}[code]
     return kv_first(ctx, code, writer(ctx))  # '1) kv cache at 128k? 2) how many users at 32k': the KV part first
 
 
@@ -388,6 +389,11 @@ def compare_cards(ctx: Context) -> str:
              *_spec_table(ctx, facts), ""]
     if len(facts) >= 2:
         lines += _what_differs(ctx, facts[:2])
+    if (getattr(ctx.turn, "ask", None) or {}).get("value") and len(facts) >= 2 and not ctx.profile.get("model"):
+        # '哪个跑推理划算' with no model to size on them: the prices divided into bandwidth and compute
+        from gpu_advisor.assistant.card_value import value_lines
+
+        return "\n".join([*lines, "", *value_lines(ctx, facts)])
     if (getattr(ctx.turn, "ask", None) or {}).get("export"):  # '…为啥国内买不到H100': the export rules behind them
         from gpu_advisor.assistant.card_diff import export_lines
 
@@ -987,7 +993,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("launch", "server_price", "largest", "budget_largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "slow_decode", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
+QUESTION_REPLIES = ("prefix_saving", "launch", "server_price", "largest", "budget_largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "slow_decode", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

@@ -75,13 +75,20 @@ class PrefixCacheResult(Explained):
     switch: str = Field(description="how the engine turns it on")
 
 
+def whole_blocks(shared_tokens: int, engine: str = "vllm") -> int:
+    """The shared tokens a hit reads from the cache: whole KV blocks of the engine's size (vLLM's 16 tokens, SGLang's
+    one), none for an engine that shares no prefix across requests."""
+    block = BLOCKS.get(engine, 0)
+    return shared_tokens - shared_tokens % block if block else 0
+
+
 def prefix_cache(inp: PrefixCacheInput) -> PrefixCacheResult:
     model = resolve_model(inp.model)
     kv_bits = find_precision(inp.kv_precision).kv_bits if inp.kv_precision else 16
     if not kv_bits:
         raise ToolError(f"{inp.kv_precision} is not a KV-cache format")
     block = BLOCKS.get(inp.engine, 0)
-    whole = inp.shared_prefix_tokens - inp.shared_prefix_tokens % block if block else 0
+    whole = whole_blocks(inp.shared_prefix_tokens, inp.engine)
     cached = inp.hit_rate * whole
     prefill = inp.prompt_tokens - cached
     context = inp.context or inp.prompt_tokens

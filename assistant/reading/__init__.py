@@ -35,6 +35,7 @@ from gpu_advisor.assistant.reading.budget_largest import read_budget_largest
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
 from gpu_advisor.assistant.reading.card_forms import read_card_forms
+from gpu_advisor.assistant.reading.card_value import read_card_value
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
 from gpu_advisor.assistant.reading.comparisons import read_comparisons
@@ -81,6 +82,7 @@ from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
 from gpu_advisor.assistant.reading.leads import engine_asks
 from gpu_advisor.assistant.reading.leeway import read_leeway
 from gpu_advisor.assistant.reading.levers import claim_levers
+from gpu_advisor.assistant.reading.link_need import read_link_need
 from gpu_advisor.assistant.reading.links import read_no_link
 from gpu_advisor.assistant.reading.mac_memory import read_mac_by_memory
 from gpu_advisor.assistant.reading.machine import read_this_machine
@@ -101,6 +103,7 @@ from gpu_advisor.assistant.reading.personal import (
     read_own_box,
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
+from gpu_advisor.assistant.reading.prefix_saving import read_prefix_saving
 from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.put_right import read_put_right
@@ -323,7 +326,11 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_engine_speed(m, u)  # 'why is vllm so much faster than transformers': how, not which engine
     read_user_speed(m, u)  # 'why does my tokens/s per user drop when more users hit vllm': the concept, beside a sizing
     read_slow_decode(m, u)  # 'why is my H100 so slow, only 40 tok/s on an 8b': the card's ceiling, the causes
-    if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
+    read_prefix_saving(m, u)  # 'prefix caching 是啥原理？system prompt 2k token，开了能省多少': the saving computed
+    read_link_need(m, u)  # 'nvlink vs pcie for inference, do i actually need it': the need answered, not the glossary
+    read_card_value(m, u)  # 'H20和A100哪个跑推理划算': prices divided into bandwidth and compute
+    if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare",
+                                                                           "prefix_saving"}:
         read_second_corrected(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     keep_allowed(m, u)  # '国产卡或者H20': the H20 is one of the cards to choose among, not the only one
     drop_lone_cheapest(u)
