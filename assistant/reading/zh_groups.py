@@ -62,8 +62,9 @@ def group_span(m: Message, i: int) -> tuple[int, int] | None:
     said = word_pattern("zh_groups.job_after").match(after)
     if said:
         joiners = vocab()["zh_groups"]["joiner_chars"]
-        job = re.split(rf"[{re.escape(joiners)}]", said.group("job"))[0]
-        if job and _is_job(job):
+        words = re.split(rf"[{re.escape(joiners)}]", said.group("job"))[0]
+        job = next((words[:k] for k in range(len(words), 0, -1) if _is_job(words[:k])), "")  # '实习生都要': '实习生'
+        if job:
             return q.start, q.end + said.start("job") + len(job)
     return None
 
