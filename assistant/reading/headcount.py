@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from gpu_advisor.assistant.reading.listed_people import ADDED, job_before
+from gpu_advisor.assistant.reading.listed_people import job_before
 from gpu_advisor.assistant.reading.people import at_once_after, staff_noun_after
 from gpu_advisor.assistant.reading.text import word_pattern
 
@@ -63,17 +63,17 @@ def staffed_seats(m: Message) -> None:
     """Seats of a call centre or a support desk ('60 agent seats', '60 seats in our call center', '六十来个坐席'):
     each is a person working during the shift, so the count is of people at once, never a population of which a
     share is at once (review CH #11). Seats of a product's licence ('300 seats') stay a population. Seats listed with
-    other staff ('40名坐席加5个产品经理', added up before) make the whole group people at once."""
+    other groups of staff ('12345热线坐席一百二十人和各委办局工作人员四百人', '40名坐席加5个产品经理', added up before) are
+    everyone who uses it, a share of them at once (review CV #6: a sum of groups is an organisation's people)."""
     for i, q in enumerate(m.qty):
-        if q.role not in ("users", "population", ADDED) or q.extra or q.negated:
+        if q.role not in ("users", "population") or q.extra or q.negated or q.start in m.groups:
             continue
         seat = word_pattern("staffed_seat_after").match(m.masked[q.end:q.end + 60]) \
             or word_pattern("staffed_seat_before").search(m.masked[max(0, q.start - 16):q.start])
         near = m.masked[max(0, q.start - 40):q.end + 60]
         if not seat or not (seat.group("staffed") or word_pattern("staffed_seat_words").search(near)):
             continue
-        head = i if q.role != ADDED else max(j for j in range(i) if m.qty[j].role in ("users", "population"))
-        m.qty[head] = replace(m.qty[head], role="users", extra="concurrent")
+        m.qty[i] = replace(q, role="users", extra="concurrent")
 
 
 # A team that builds the service is a handful of people: '3000 engineers and 200 staff' are the people who use it.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from gpu_advisor.assistant.reading.people import at_once_of, staff_word
 from gpu_advisor.assistant.reading.people_groups import group_of
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.assistant.reading.zh_groups import zh_joined
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.message import Message
@@ -41,8 +42,12 @@ def _listed(m: Message, a: int, b: int) -> bool:
     if second.negated or second.extra or second.role not in ("", *PEOPLE):
         return False
     between = m.masked[first.end:second.start]
-    if not word_pattern("listed_people_between").fullmatch(between) or word_pattern("listed_people_part").search(between):
+    if word_pattern("listed_people_part").search(between):
         return False  # ('全院1000人，其中200个医生': the 200 are some of the 1000)
+    if zh_joined(m, a, b):
+        return True  # '坐席120人和各委办局工作人员400人', '120名医生及400名护士': groups named by job (reading.zh_groups)
+    if not word_pattern("listed_people_between").fullmatch(between):
+        return False
     return second.role in PEOPLE or bool(_job_after().match(m.masked[second.end:second.end + 40]))
 
 

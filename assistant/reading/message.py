@@ -222,12 +222,14 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
         param_counts,
     )
     from gpu_advisor.assistant.reading.user_population import product_users  # reads a prepared Message
+    from gpu_advisor.assistant.reading.zh_groups import zh_groups  # reads a prepared Message
 
     card_counts(msg)  # '0 H100s', '0张H100', 'on 0 GPUs': said back, never one owned card
     closest_names(msg)  # 'gemma 3n e8b', 'mistral small 3.3': the model sized said to be the closest on record
     job_first(msg)  # '研发四十个人，客服二十个': the 20 are people, their job said first
     named_people(msg)  # '30个产品经理', 'PM有30个': people, never a bare number for the question asked
     listed_roles(msg)  # '40个客服加5个产品经理': the 5 are people too
+    zh_groups(msg)  # '坐席120人和工作人员400人', '120名医生及400名护士': groups named by job, everyone who uses it
     headcounts(msg)
     product_users(msg)  # 'startup here … for ~200 users', '单位 … 给两百个人用': the people who use it, not all at once
     builder_teams(msg)  # '3 ml engineers and 2 researchers': the team that builds it, no users

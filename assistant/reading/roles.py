@@ -86,7 +86,8 @@ def moe_shape(m: Message, spec: str) -> str:
     """A size read as dense ('1000B') for a model the message calls a MoE, with no active parameters said:
     the active share of the catalog's MoE nearest in total size, said in a note (memory follows the total,
     speed the active parameters). Never a silent dense model."""
-    called_moe = m.live("moe_said") or bool(m.unknown and word_pattern("moe_said").search(m.unknown[0].lower()))
+    called_moe = m.live("moe_said") or bool(m.unknown and word_pattern("moe_said").search(
+        re.sub(r"[\u3400-\u9fff]+", " ", m.unknown[0].lower())))  # '九章MoE-100B': the Latin part says MoE
     if not re.fullmatch(r"\d+(?:\.\d+)?B", spec) or not called_moe or m.live("moe_not"):  # 'Zhipu-Flux-90B-MoE'
         return spec
     total = float(spec[:-1])

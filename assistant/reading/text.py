@@ -171,7 +171,8 @@ def _zh_numerals(text: str) -> str:
             return f" {split.group(1)} {plain_digits(digits[split.group(2)])} "
         count = follows and follows in vocab()["zh_measure_words"] and digits.get(run[-1], 0) > 0
         colloquial = len(run) > 3 and run[-2] in digits and run[-3] in vocab()["zh_units"]  # '一万八一张'
-        if count and len(run) > 1 and (colloquial or (run[-2] not in digits and run[-2] != "十")):
+        spoken = len(run) > 1 and run[-2] in vocab()["zh_units"] and digits.get(run[-1], 0) > 1  # '一千二名', '两百五个': 1200, 250
+        if count and len(run) > 1 and not spoken and (colloquial or (run[-2] not in digits and run[-2] != "十")):
             # '2800一张', '1.5万一张': a price, then a count of one ('1.5万' alone, '一万五' are one number)
             return f"{repl(re.match(r'.+', run[:-1]))} {plain_digits(_zh_number(run[-1]))} "  # type: ignore[arg-type]
         value = _zh_number(run)

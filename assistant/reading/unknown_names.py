@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from gpu_advisor.assistant.reading.cjk_names import cjk_name_prefix
 from gpu_advisor.assistant.reading.names import family_words, name_tokens, stop_words
 from gpu_advisor.assistant.reading.text import MASK, mask, vocab, vocabulary_words, word_pattern
 from gpu_advisor.knowledge import gpus
@@ -96,7 +97,8 @@ def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, s
         if sizes:
             total, active = sizes[-1]
             size = f"{float(total):g}B" + (f"-A{float(active):g}B" if active else "")
-        return (typed.group() if typed else name, size), mask(masked, [(s0, e0)])
+        shown = cjk_name_prefix(raw[:typed.start()]) + typed.group() if typed else name  # '昆仑-MoE-60B-A6B' whole
+        return (shown, size), mask(masked, [(s0, e0)])
     return None, masked
 
 

@@ -12,7 +12,9 @@ from gpu_advisor.assistant.reading.text import vocab, word_pattern
 @cache
 def _pattern() -> re.Pattern[str]:
     ends = "".join(vocab()["zh_people_suffixes"])
-    return re.compile(rf"(?<![\d.])(\d{{1,7}})\s*(?:左右|来|多|about)?\s*(?:个|位|名|号)?\s*(?:左右)?\s*的?\s*[\u3400-\u9fff]{{0,3}}?[{ends}](?![\u3400-\u9fff]*(?:卡|显卡))")
+    joiners = re.escape(vocab()["zh_groups"]["joiner_chars"])  # '1.2万人和护士': two groups, no noun '人和护士'
+    return re.compile(rf"(?<![\d.])(\d{{1,7}})\s*(?:左右|来|多|about)?\s*(?:个|位|名|号)?\s*(?:左右)?\s*的?\s*"
+                      rf"(?:(?![{joiners}])[\u3400-\u9fff]){{0,3}}?[{ends}](?![\u3400-\u9fff]*(?:卡|显卡))")
 
 
 def zh_people(text: str) -> str:
