@@ -53,7 +53,7 @@ def method_choice_lines(mc: Any, lang: str) -> list[str]:
         ref = say(lang, "mch.reference", gb=gb(r.reference_bytes)) if r.reference_bytes else ""
         what = say(lang, f"mch.what.{r.method}" + ("_dpo" if mc.reference and r.method != "full" else ""))
         time = say(lang, "mch.time", hours=hours(r.hours)) if r.fits and r.hours is not None else ""
-        rows.append(say(lang, "mch.fits" if r.fits else "mch.no", name=say(lang, f"mch.row.{r.method}"),
+        rows.append(say(lang, "mch.fits" if r.fits else "mch.no", name=_row_name(r.method, lang),
                         gb=gb(r.per_gpu_bytes), capacity=gb(mc.capacity_bytes), how=how, what=what, ref=ref, time=time))
     lines = ["\n".join(rows)]
     if mc.full is not None:
@@ -82,6 +82,13 @@ def _needs(mc: Any, lang: str) -> list[str]:
         lines.append(say(lang, "mch.pcie", moved=f"{f.gather_bytes_per_step / 1e9:,.0f}",
                          s=f"{f.gather_s_per_step:,.1f}"))
     return lines
+
+
+def _row_name(method: str, lang: str) -> str:
+    """A method's name at the start of a line: LoRA and QLoRA, or 'Full fine-tune'."""
+    from gpu_advisor.assistant.method_compare import NAMES
+
+    return NAMES.get(method) or say(lang, f"mch.row.{method}")
 
 
 def _method(method: str, lang: str) -> str:

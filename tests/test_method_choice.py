@@ -216,9 +216,14 @@ def test_reply_weighs_both_methods_on_the_cards(text, lang):
     for r in rows.values():
         assert f"{r['per_gpu_bytes'] / 1e9:,.1f} GB" in reply.content
     assert ("**Pick: LoRA.**" if lang == "en" else "**选 LoRA。**") in reply.content
+    # the time is said for both sides of the pairs: 40,000 x 1,000 tokens a side, 80M with both
+    assert ("40M tokens a side (80M with the chosen and the rejected side together)" if lang == "en"
+            else "每次训练 40M token（chosen 和 rejected 两边合计 80M）") in reply.content
     if lang == "en":
         assert not CJK.search(reply.content)
         assert "preference pairs as a prompt with a chosen and a rejected response" in reply.content
+    else:
+        assert "偏好数据我按每条一个提示词加 chosen 和 rejected 两个回答来算" in reply.content
 
 
 def test_reply_on_two_3090s_names_fsdp_qlora_not_unsloth():
