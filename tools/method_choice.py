@@ -20,7 +20,7 @@ from gpu_advisor.tools.inference import usable_bytes
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.recommend import Option, Workload, training_setup, training_time_setup
 from gpu_advisor.tools.training import runs_on, training_memory
-from gpu_advisor.tools.training_time import GATHERS_PER_MICRO_BATCH, training_time
+from gpu_advisor.tools.training_time import BYTES_PER_WEIGHT, GATHERS_PER_MICRO_BATCH, training_time
 from gpu_advisor.tools.zero_offload import zero_offload_plan
 
 Method = Literal["full", "lora", "qlora"]
@@ -29,8 +29,6 @@ Method = Literal["full", "lora", "qlora"]
 PREFERENCE: tuple[Method, ...] = ("lora", "qlora", "full")
 # The most cards of one kind a full fine-tune's need is counted up to (eight servers of eight).
 MOST_CARDS = 64
-# A full fine-tune's bytes per weight gathered (BF16) and per gradient reduce-scattered under ZeRO-3.
-GATHER_BYTES = 2.0
 # Pick codes: both_fit (the lighter method fits and so does full: the lighter, full only for much data), only_light
 # (only the adapters fit), adapters (LoRA and QLoRA weighed, no full fine-tune), only_full, none (nothing named fits).
 Reason = Literal["both_fit", "only_light", "adapters", "only_full", "none"]
@@ -91,7 +89,7 @@ def method_choice(w: Workload, methods: list[str], gpu_id: str, n: int, owned: b
         wm = w.model_copy(update={"method": m})
         mem = training_memory(training_setup(wm, n, gpu, owned=owned))
         hours = training_time(training_time_setup(wm, gpu.id, n, owned)).hours
-        ref = params * 2 / (n if n > 1 else 1) if dpo and m == "full" else 0.0
+        ref = params * BYTES_PER_WEIGHT["full"] / n if dpo and m == "full" else 0.0  # the BF16 copy, ZeRO-3 sharded
         rows.append(MethodRow(method=m, per_gpu_bytes=mem.per_gpu_total_bytes, fits=mem.per_gpu_total_bytes <= cap,
                               hours=hours, reference_bytes=ref))
     full_row = next((r for r in rows if r.method == "full"), None)
@@ -112,7 +110,8 @@ def _full_needs(w: Workload, gpu_id: str, n: int, cap: float, params: float, row
                   if training_memory(training_setup(wf, k, gpu)).per_gpu_total_bytes <= cap), None)
     adam8 = training_memory(training_setup(wf.model_copy(update={"optimizer": "adamw-8bit"}), n, gpu, owned=True))
     pcie = n > 1 and gpu.interconnect in ("pcie", "nvlink-bridge")
-    moved = (GATHERS_PER_MICRO_BATCH + 1) * params * GATHER_BYTES * (n - 1) / n if n > 1 else 0.0
+    # every BF16 weight gathered twice and its BF16 gradient reduce-scattered, the other cards' share of each
+    moved = (GATHERS_PER_MICRO_BATCH + 1) * params * BYTES_PER_WEIGHT["full"] * (n - 1) / n if n > 1 else 0.0
     _slow, usual, _fast = pcie_link(gpu.pcie_gen).reached_gbps
     needs = FullNeeds(cards=cards, adam8_per_gpu_bytes=adam8.per_gpu_total_bytes,
                       adam8_fits=adam8.per_gpu_total_bytes <= cap, pcie=pcie, gather_bytes_per_step=moved,
