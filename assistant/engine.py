@@ -46,6 +46,7 @@ from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.long_run_block import long_run_block
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
 from gpu_advisor.assistant.message_merge import REMOVE_ALL_MESSAGES, add_messages
+from gpu_advisor.assistant.method_choice import with_method_choice
 from gpu_advisor.assistant.method_fallback import on_fallback, other_weighed
 from gpu_advisor.assistant.method_fallback import verdict as fallback_verdict
 from gpu_advisor.assistant.mixed_owned import pooled_line, pooled_owned
@@ -1590,7 +1591,8 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
             code = getattr(e, "code", "") or "model_not_found"
             turn.problems.append(say(lang, f"problem.{code}", **{"name": updates["model"], **getattr(e, "params", {})}))
             updates.pop("model")
-    turn.notes += [say(lang, key + ("_covered" if values.get("covered") else ""), **values) for key, values in u.notes]
+    turn.notes += [say(lang, key + ("_covered" if values.get("covered") else "") + str(values.get("pairs") or ""), **values)
+                   for key, values in u.notes]  # (preference pairs: reading/pair_tokens.py)
     # ('_covered': the other model named is smaller and runs on the card sized, reading.model._covers)
     if u.unknown_model:
         size = str(updates.get("model", ""))
@@ -1962,6 +1964,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, extra = with_same_box(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'serve it on the same box'
     text, extra = with_pick(text, extra, turn.ask, answer.recommend, lang)  # 'what card would you pick?': one named
     text, extra = with_own_or_rent(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'or rent?'
+    text, extra = with_method_choice(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'full or lora?'
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
     if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer

@@ -1115,8 +1115,9 @@ def _train_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
         line += say(lang, "fig.train_on", option=gpu_words(run))
     if run.training_hours is not None:
         tokens = w.tokens_per_run(_model(rec)) * w.epochs
-        line += say(lang, "fig.train_time", hours=hours(run.training_hours),
-                    tokens=token_count(tokens))
+        pairs = w.objective == "dpo" and not w.reinforces  # both sides of each pair run (reading/pair_tokens.py)
+        line += say(lang, "fig.train_time_pairs" if pairs else "fig.train_time", hours=hours(run.training_hours),
+                    tokens=token_count(tokens), both=token_count(2 * tokens))
         if run.training_usd is not None and not run.owned:
             line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
     return [line + say(lang, "fig.end"), "", *[x for f in run.findings for x in (finding_sentence(f, lang), "")]]

@@ -10,6 +10,7 @@ from gpu_advisor.assistant.reading.growth import a_quarter
 from gpu_advisor.assistant.reading.history import past_training
 from gpu_advisor.assistant.reading.item_volume import volume_said
 from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.pair_tokens import pair_note
 from gpu_advisor.assistant.reading.roles import daily_batch
 from gpu_advisor.assistant.reading.shared_prompt import shared_prompt, with_shared_prompt
 from gpu_advisor.assistant.reading.short_chat import short_chat
@@ -292,8 +293,8 @@ def read_train_tokens(m: Message) -> float | None:
         return float(counts[-1].value * each[-1].value)
     if counts and not m.role("output_tokens"):
         n = counts[-1].value
-        tokens = _typical_tokens(m, counts[-1].end) or EXAMPLE_TOKENS
-        m.notes.append(("note.example_tokens", {"n": f"{n:,.0f}", "each": f"{tokens:,}"}))
+        tokens, values = pair_note(m, n, _typical_tokens(m, counts[-1].end) or EXAMPLE_TOKENS)  # (pairs: both sides)
+        m.notes.append(("note.example_tokens", values))
         return float(n * tokens)
     return None
 

@@ -61,13 +61,15 @@ def fallback_pair(m: Message) -> tuple[str, str] | None:
 
 
 def read_method_compare(m: Message, u: Understanding) -> None:
-    if u.intents & {"reset", "help", "empty"} or u.choice is not None or set(u.updates) - OWN_SLOTS - KEPT - m.weak \
-            or fallback_pair(m):
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None or fallback_pair(m):
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     methods = methods_named(typed)
     cue = vocab()["method_compare"]["cue"]
     if len(methods) < 2 or not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
+        return
+    if set(u.updates) - OWN_SLOTS - KEPT - m.weak:
+        _choice_in_plan(u, methods)
         return
     measure = vocab()["method_compare"]["measure"]
     if not m.names and not (re.search(measure["en"], m.text) or re.search(measure["zh"], typed)):
@@ -81,6 +83,19 @@ def read_method_compare(m: Message, u: Understanding) -> None:
     u.updates = {k: v for k, v in u.updates.items() if k in KEPT or (k == "phase" and v in PHASE_KEPT)}
     _example(m, u)
     u.topic, u.aside = None, None
+
+
+def _choice_in_plan(u: Understanding, methods: list[str]) -> None:
+    """'… DPO gemma-3-12b on ~40k pairs, seq len 4096. full or lora? will it fit' (review CV #4): a sizing request
+    that weighs methods on cards of the user's own. The plan is on the first of them a pick prefers (LoRA, QLoRA, then full: the one that fits
+    when any does), and the reply weighs them all on the plan's cards (assistant/method_choice.py)."""
+    from gpu_advisor.tools.method_choice import PREFERENCE
+
+    weighed = [x for x in PREFERENCE if x in methods]
+    if len(weighed) < 2 or u.updates.get("phase") == "pretrain" or "owned" not in u.updates:
+        return  # (no cards of their own: the plan's card weighs the other method, reading/method_why.py _weighed)
+    u.ask = {**u.ask, "method_choice": weighed}
+    u.updates["method"] = weighed[0]
 
 
 def _example(m: Message, u: Understanding) -> None:

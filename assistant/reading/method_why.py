@@ -58,8 +58,8 @@ def _weighed(m: Message, u: Understanding, named: list[str], fallback: tuple[str
     is sized beside it and the verdict says which (u.ask["methods_weighed"]: [planned, other]). One asked first with
     the other as its fallback ('full FT? if not, LoRA?'): the plan is the one asked, and the engine moves it to the
     fallback when it does not fit (u.ask["method_fallback"]; assistant/method_fallback.py)."""
-    if len(named) < 2 or "method" not in u.updates or "method_compare" in u.intents:
-        return
+    if len(named) < 2 or "method" not in u.updates or "method_compare" in u.intents or u.ask.get("method_choice"):
+        return  # (weighed on the cards they own: reading/method_compare.py _choice_in_plan)
     cue = vocab()["method_compare"]["cue"]
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if fallback is None and not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
