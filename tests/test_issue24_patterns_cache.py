@@ -1,5 +1,5 @@
 """Issue 24, start-up: the reader's vocabulary patterns are compiled from the code kept in the cache folder
-(assistant/reading/compiled.py) instead of being parsed afresh by `re` in every process: most of a cold `ask`'s
+(knowledge/pattern_cache.py) instead of being parsed afresh by `re` in every process: most of a cold `ask`'s
 first turn was that parsing. Checked as structure, not time: a second process compiles no vocabulary pattern and
 reads every message as the first did; each kept matcher equals what `re.compile` gives; a word file that changes
 is read as changed (an entry is keyed by the pattern's own text, so none is ever stale); a damaged cache file is
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from gpu_advisor.assistant.reading import compiled as compiled_module
 from gpu_advisor.assistant.reading.text import WORDS_DIR
+from gpu_advisor.knowledge import pattern_cache as compiled_module
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,7 +39,8 @@ from pathlib import Path
 from gpu_advisor.assistant.reading import text
 if len(sys.argv) > 2:
     text.WORDS_DIR = Path(sys.argv[2])
-from gpu_advisor.assistant.reading import compiled, understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import pattern_cache as compiled
 readings = []
 for message in json.loads(sys.argv[1]):
     u = understand(message)

@@ -8,7 +8,7 @@ from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from gpu_advisor.assistant.reading.compiled import compiled
+from gpu_advisor.knowledge.pattern_cache import compiled
 from gpu_advisor.knowledge.yaml_files import load_yaml_file
 
 MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here (about 700 English words)

@@ -1,4 +1,4 @@
-"""The reader's vocabulary patterns, compiled once per version of each pattern rather than once per process.
+"""Regular expressions the reader builds from its vocabulary, compiled once per version of each pattern, not per process.
 
 Compiling a regular expression is mostly Python work (the `re` module parses the text and generates the
 matcher's code in Python), and the first message reads with about a thousand vocabulary patterns: that was
