@@ -26,7 +26,7 @@ from typing import Any
 from gpu_advisor.knowledge.yaml_files import cache_dir, read_cache_file, write_cache
 
 try:  # the matcher's own compile step (what re.compile calls last); absent or different elsewhere: plain re.compile
-    import _sre
+    import _sre  # type: ignore[import-not-found]
     from re import _compiler, _parser  # type: ignore[attr-defined]
 
     _CODE = next((kind for kind in "IL" if array.array(kind).itemsize == _sre.CODESIZE), "")  # the code's word
@@ -80,7 +80,7 @@ def _from_kept(pattern: str) -> re.Pattern[str] | None:
         flags, code64, groups, groupindex, indexgroup = entry
         code = array.array(_CODE)
         code.frombytes(base64.b64decode(code64, validate=True))
-        return _sre.compile(pattern, flags, code.tolist(), groups, groupindex, tuple(indexgroup))  # type: ignore[no-any-return]
+        return _sre.compile(pattern, flags, code.tolist(), groups, groupindex, tuple(indexgroup))
     except (TypeError, ValueError, RuntimeError, OverflowError):  # damaged entry: compiled again
         return None
 
