@@ -35,7 +35,7 @@ except (ImportError, AttributeError):  # pragma: no cover
     _CODE, _LAYOUT = "", ""
 
 MAX_FILE_BYTES = 64 << 20
-MAX_ENTRIES = 20_000  # about ten times the vocabulary's patterns: past that, old versions are dropped
+MAX_ENTRIES = 5_000  # a few times the patterns the reader builds: past that, only this process's are kept
 
 _compiled: dict[str, re.Pattern[str]] = {}  # this process's patterns
 _kept: dict[str, list[Any]] | None = None  # the cache file's entries, read on the first pattern
@@ -106,11 +106,14 @@ def _compile(pattern: str) -> re.Pattern[str]:
 
 
 def _write() -> None:
-    """At exit, the patterns compiled in this process added to the cache file (a fresh file past MAX_ENTRIES)."""
+    """At exit, the patterns compiled in this process added to the cache file; past MAX_ENTRIES (old versions of
+    changed word files pile up) the file keeps only the patterns this process used."""
     path = _cache_file()
     if not _new or path is None:
         return
     kept = _kept or {}
-    patterns = {**kept, **_new} if len(kept) + len(_new) <= MAX_ENTRIES else dict(_new)
+    patterns = {**kept, **_new}
+    if len(patterns) > MAX_ENTRIES:
+        patterns = {p: patterns[p] for p in _compiled if p in patterns}
     write_cache(path, json.dumps({"layout": _LAYOUT, "patterns": patterns}, ensure_ascii=False))
     _new.clear()

@@ -147,3 +147,16 @@ def test_a_bad_pattern_fails_as_re_compile_fails(fresh):
     with pytest.raises(re.error):
         compiled_module.compiled(r"(?:unclosed")
     assert compiled_module._new == {}
+
+
+def test_past_its_bound_the_file_keeps_the_patterns_in_use(fresh, monkeypatch):
+    monkeypatch.setattr(compiled_module, "MAX_ENTRIES", 3)
+    for n in range(3):
+        compiled_module.compiled(rf"old{n}\d")
+    _restart(monkeypatch)
+    compiled_module.compiled(r"old0\d")  # kept, in use
+    compiled_module.compiled(r"new\d+")
+    _restart(monkeypatch)
+    (path,) = fresh.glob("patterns-*.json")
+    assert sorted(json.loads(path.read_text())["patterns"]) == sorted([r"old0\d", r"new\d+"])
+    assert compiled_module.compiled(r"old0\d") == re.compile(r"old0\d") and compiled_module._new == {}
