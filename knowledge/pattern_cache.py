@@ -7,7 +7,7 @@ pattern's text and on the interpreter, so it is kept in the user cache folder, o
 (its version and the matcher's format), and each pattern is keyed by its own text: a word file that changes
 changes its patterns' text, which are then compiled afresh, so an entry is never stale. The matcher is built
 from the kept code by the same call `re.compile` ends with, and compares equal to what `re.compile` returns
-(tests/test_issue24_patterns_cache.py checks every vocabulary pattern); where anything about the cached form
+(tests/test_issue24_patterns_cache.py checks each of the hundreds that English and Chinese messages use); where anything about the cached form
 is off (a damaged file, another interpreter's layout) the pattern is compiled by `re.compile` as before.
 """
 
