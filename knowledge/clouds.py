@@ -8,7 +8,7 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gpu_advisor.knowledge.loader import DATA_DIR, load_yaml
+from gpu_advisor.knowledge.loader import DATA_DIR, load_records
 
 
 class Family(BaseModel):
@@ -50,8 +50,7 @@ class Cloud(BaseModel):
 @cache
 def clouds() -> dict[str, Cloud]:
     """Clouds by id, each with the catalog ids of the GPUs it rents."""
-    records = load_yaml((DATA_DIR / "clouds.yaml").read_text(encoding="utf-8")) or []
-    return {c.id: c for c in (Cloud.model_validate(r) for r in records)}
+    return {c.id: c for c in load_records(DATA_DIR / "clouds.yaml", Cloud)}  # through the parsed-file cache
 
 
 @cache

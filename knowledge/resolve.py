@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from gpu_advisor.knowledge.hf_config import ConfigError, load_config_file
 from gpu_advisor.knowledge.loader import glossary, gpus, models, precisions, unsized_cards
+from gpu_advisor.knowledge.pattern_cache import compiled
 from gpu_advisor.knowledge.schema import Gpu, ModelArch, Precision, UnsizedCard
 
 # Sizes a model can plausibly have, in billions of parameters.
@@ -705,7 +706,7 @@ def _any_topic_alias() -> re.Pattern[str] | None:
     words = sorted({phrase(alias) for topic in glossary() for alias in topic.aliases}, key=len, reverse=True)
     if not all(words):
         return None
-    return re.compile("|".join(f"{re.escape(w[0])}(?<![a-z0-9]{re.escape(w[0])}){re.escape(w[1:])}(?![a-z0-9])"
+    return compiled("|".join(f"{re.escape(w[0])}(?<![a-z0-9]{re.escape(w[0])}){re.escape(w[1:])}(?![a-z0-9])"
                                for w in words))
 
 

@@ -95,9 +95,15 @@ def write_cache(path: Path, text: str) -> None:
 MAX_DEPTH = 64
 
 
+# A mapping whose keys JSON cannot hold as they are (numbers, true/false, null: `8: 8 GB` in a word file) is kept
+# as {PAIRS: [[key, value], ...]} and made a mapping again on reading: such a file is read from its JSON copy too.
+PAIRS = "\u0000pairs"
+_KEY_KINDS = (str, int, bool, type(None))
+
+
 def _json_exact(value: Any, depth: int = 0) -> bool:
-    """True when JSON gives back exactly this value: text keys, and only strings, whole numbers, finite
-    floats, true/false, null, lists and mappings (a date or a number used as a key would come back as text)."""
+    """True when the cache gives back exactly this value: only strings, whole numbers, finite floats,
+    true/false, null, lists and mappings keyed by these (a date would come back as text)."""
     if depth > MAX_DEPTH:
         return False
     kind = type(value)
@@ -108,14 +114,35 @@ def _json_exact(value: Any, depth: int = 0) -> bool:
     if kind is list:
         return all(_json_exact(v, depth + 1) for v in value)
     if kind is dict:
-        return all(type(k) is str and _json_exact(v, depth + 1) for k, v in value.items())
+        return all((type(k) in _KEY_KINDS or (type(k) is float and math.isfinite(k))) and k != PAIRS
+                   and _json_exact(v, depth + 1) for k, v in value.items())
     return False
+
+
+def _to_json(value: Any) -> Any:
+    """A value _json_exact passed, its mappings with keys other than text written as PAIRS."""
+    if type(value) is list:
+        return [_to_json(v) for v in value]
+    if type(value) is dict:
+        if all(type(k) is str for k in value):
+            return {k: _to_json(v) for k, v in value.items()}
+        return {PAIRS: [[k, _to_json(v)] for k, v in value.items()]}
+    return value
+
+
+def _from_pairs(mapping: dict[str, Any]) -> Any:
+    return {k: v for k, v in mapping[PAIRS]} if len(mapping) == 1 and PAIRS in mapping else mapping
+
+
+def _from_json(text: bytes) -> Any:
+    """A cached copy read back; the hook that rebuilds PAIRS runs only for a file that has them."""
+    return json.loads(text, object_hook=_from_pairs) if b'"\\u0000pairs"' in text else json.loads(text)
 
 
 def load_yaml_file(path: Path) -> Any:
     """A UTF-8 YAML file read as load_yaml reads its text, through the parsed-file cache: the same value,
     from JSON after the first read of this version of the file. A file JSON cannot give back exactly (a
-    date, a number as a key) is parsed every time; a cache file that is not a plain file of a sane size, or
+    date) is parsed every time; a cache file that is not a plain file of a sane size, or
     not JSON, is passed over and written again."""
     raw = path.read_bytes()
     base = cache_dir()
@@ -124,10 +151,10 @@ def load_yaml_file(path: Path) -> Any:
         text = read_cache_file(cached, 16 * len(raw) + (1 << 20))
         if text is not None:
             try:
-                return json.loads(text)
-            except (ValueError, RecursionError):
+                return _from_json(text)
+            except (ValueError, RecursionError, TypeError):
                 pass  # damaged: parsed again below and written anew
     data = load_yaml(raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n"))  # as read_text() reads it
     if cached is not None and _json_exact(data):
-        write_cache(cached, json.dumps(data, ensure_ascii=False))
+        write_cache(cached, json.dumps(_to_json(data), ensure_ascii=False))
     return data

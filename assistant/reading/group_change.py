@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.people_groups import GROUP_AT_MOST, PEOPLE, jobs
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.knowledge.pattern_cache import compiled
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.message import Message, Understanding
@@ -28,13 +29,13 @@ Change = tuple[str, str, float | None]
 @cache
 def _job_words() -> re.Pattern[str]:
     """A job word ('physicians', '研发'), not inside a longer English word nor a thing ('销售额')."""
-    return re.compile(rf"(?<![a-z])(?P<job>{alternation(jobs())})(?![a-z])(?!{vocab()['people_groups']['job_not_after']})")
+    return compiled(rf"(?<![a-z])(?P<job>{alternation(jobs())})(?![a-z])(?!{vocab()['people_groups']['job_not_after']})")
 
 
 @cache
 def _factors() -> list[tuple[float, re.Pattern[str]]]:
     """The factor words of a relative change ('double', '翻倍', 'halve': words/changes.yaml)."""
-    return [(float(f), re.compile(rf"(?<![a-z0-9])(?:{alternation(ws)})(?![a-z])"))
+    return [(float(f), compiled(rf"(?<![a-z0-9])(?:{alternation(ws)})(?![a-z])"))
             for f, ws in vocab()["relative_factors"].items()]
 
 

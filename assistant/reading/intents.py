@@ -12,6 +12,7 @@ from gpu_advisor.assistant.reading.clauses import negated, rejected
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.prices import cards_named, counts_said, said_one
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
+from gpu_advisor.knowledge.pattern_cache import compiled
 
 
 def read_intents(m: Message) -> set[str]:
@@ -119,7 +120,7 @@ def _names_the_job(m: Message, name: str) -> bool:
 
 @cache
 def _scope_rows(lang: str) -> list[tuple[re.Pattern[str], str]]:
-    return [(re.compile(p), str(kind)) for p, kind in vocab()["out_of_scope"][lang]]
+    return [(compiled(p), str(kind)) for p, kind in vocab()["out_of_scope"][lang]]
 
 
 def _engines(m: Message) -> list[str]:

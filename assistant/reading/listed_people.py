@@ -15,6 +15,7 @@ from gpu_advisor.assistant.reading.people import at_once_of, staff_word
 from gpu_advisor.assistant.reading.people_groups import group_of
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 from gpu_advisor.assistant.reading.zh_groups import zh_joined
+from gpu_advisor.knowledge.pattern_cache import compiled
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.message import Message
@@ -32,8 +33,8 @@ def _job_after() -> re.Pattern[str]:
     nouns = alternation([*v["people_nouns"], *v["population_nouns"], *v["listed_people_jobs"]])
     ending = alternation(v["people_suffixes"])
     zh_not = alternation(v["listed_people_zh_not"])
-    return re.compile(rf"^\s*(?:users\s+)?(?:(?:[a-z][a-z-]*\s+){{0,2}}(?:(?:{nouns})|[a-z]{{2,}}(?:{ending}))(?![a-z])"
-                      rf"|(?!(?:{zh_not}))[\u3400-\u9fff]{{2,}})")
+    return compiled(rf"^\s*(?:users\s+)?(?:(?:[a-z][a-z-]*\s+){{0,2}}(?:(?:{nouns})|[a-z]{{2,}}(?:{ending}))(?![a-z])"
+                   rf"|(?!(?:{zh_not}))[\u3400-\u9fff]{{2,}})")
 
 
 def _listed(m: Message, a: int, b: int) -> bool:
@@ -57,7 +58,7 @@ def _job_before() -> re.Pattern[str]:
     v = vocab()
     jobs = [w for w in {*v["people_nouns"], *v["population_nouns"]}
             if re.fullmatch(r"[\u3400-\u9fff]{2,}", w) and w not in v["job_first_not"]]
-    return re.compile(rf"(?P<job>(?=[\u3400-\u9fff])(?:{staff_word()})|{alternation(jobs)})(?:{alternation(v['job_first_groups'])})?\s*(?:about\s*)?$")
+    return compiled(rf"(?P<job>(?=[\u3400-\u9fff])(?:{staff_word()})|{alternation(jobs)})(?:{alternation(v['job_first_groups'])})?\s*(?:about\s*)?$")
 
 
 def job_before(before: str) -> re.Match[str] | None:
@@ -81,8 +82,8 @@ def job_first(m: Message) -> None:
 def _staff_beside() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """Staff words right after a count ('20 support staff') and right before it ('客服 20', '客服部 20')."""
     staff = rf"(?P<staff>{word_pattern('staff_not_use').pattern})"
-    return (re.compile(rf"\s*(?:users\s+)?(?:about\s+)?{staff}"),
-            re.compile(rf"{staff}(?:{alternation(vocab()['job_first_groups'])})?\s*(?:about\s*)?$"))
+    return (compiled(rf"\s*(?:users\s+)?(?:about\s+)?{staff}"),
+            compiled(rf"{staff}(?:{alternation(vocab()['job_first_groups'])})?\s*(?:about\s*)?$"))
 
 
 def staff_not_use(m: Message) -> None:

@@ -11,6 +11,7 @@ from gpu_advisor.assistant.reading.mac_said import macs_as_said, macs_named
 from gpu_advisor.assistant.reading.restated_cards import merge_restated
 from gpu_advisor.assistant.reading.text import MASK, MAX_NAMES, vocab, word_pattern
 from gpu_advisor.knowledge import find_model, gpus, models
+from gpu_advisor.knowledge.pattern_cache import compiled
 from gpu_advisor.knowledge.resolve import normalise
 
 
@@ -167,7 +168,7 @@ def _instance_pattern() -> re.Pattern[str]:
 
     words = sorted(instance_families(), key=len, reverse=True)
     alternation = "|".join(r"[\s_-]*".join(re.escape(part) for part in re.split(r"[\s_-]+", w)) for w in words)
-    return re.compile(rf"(?<![\w.-])({alternation})(?:\.\d*x?large|-\d+g)?(?![\w-])")
+    return compiled(rf"(?<![\w.-])({alternation})(?:\.\d*x?large|-\d+g)?(?![\w-])")
 
 
 def _joined(words: str) -> str:
@@ -262,7 +263,7 @@ def _engine_names() -> list[tuple[re.Pattern[str], str]]:
 
     names = {(name.lower(), e.id) for e in engines() for name in (e.id, e.name.split(" (")[0], *e.aliases)}
     rows = sorted(names, key=lambda row: -len(row[0]))
-    return [(re.compile(r"(?<![a-z0-9])" + re.escape(name).replace(r"\ ", r"[\s\-]?") + r"(?![a-z0-9])"), engine_id)
+    return [(compiled(r"(?<![a-z0-9])" + re.escape(name).replace(r"\ ", r"[\s\-]?") + r"(?![a-z0-9])"), engine_id)
             for name, engine_id in rows]
 
 

@@ -8,6 +8,7 @@ from functools import cache
 
 from gpu_advisor.assistant.reading.growth import users_by_a_date
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.knowledge.pattern_cache import compiled
 
 
 @cache
@@ -18,8 +19,8 @@ def _people_after() -> re.Pattern[str]:
     modifier = alternation(v["people_modifiers"])
     noun = alternation(v["people_nouns"])
     phrase = alternation(v["people_after_phrases"])
-    return re.compile(rf"^\s*\+?\s*(?:or so\s+|or more\s+|-ish\s+)?(?:(?:{modifier})[\s-]*){{0,3}}(?:{noun})(?![a-z])"
-                      rf"|^\s*(?:{phrase})\b")
+    return compiled(rf"^\s*\+?\s*(?:or so\s+|or more\s+|-ish\s+)?(?:(?:{modifier})[\s-]*){{0,3}}(?:{noun})(?![a-z])"
+                   rf"|^\s*(?:{phrase})\b")
 
 
 # A count of members of an organisation this large is everyone who uses the service, not the people at once.
@@ -33,8 +34,8 @@ def _population_after() -> re.Pattern[str]:
     v = vocab()
     modifier = alternation(v["people_modifiers"])
     qualifier = rf"(?:(?!(?:{alternation(v['job_qualifier_not'])})\b)[a-z][a-z-]*[\s-]+(?=[a-z]))?"  # the job's field: 'claims'
-    return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:(?:users?|people)\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
-                      rf"(?:{qualifier}{staff_word()})")
+    return compiled(rf"^\s*(?:or so\s+|-ish\s+)?(?:(?:users?|people)\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
+                   rf"(?:{qualifier}{staff_word()})")
 
 
 def staff_word() -> str:
@@ -65,7 +66,7 @@ def _people_after_for() -> re.Pattern[str]:
 @cache
 def _not_people() -> re.Pattern[str]:
     v = vocab()
-    return re.compile(rf"(?:{alternation(v['not_people_nouns'])}|{v['item_nouns']}|{v['example_nouns']})$")
+    return compiled(rf"(?:{alternation(v['not_people_nouns'])}|{v['item_nouns']}|{v['example_nouns']})$")
 
 
 def is_people(after: str, before: str) -> bool:
@@ -88,8 +89,8 @@ def is_people(after: str, before: str) -> bool:
 @cache
 def _people_ending() -> re.Pattern[str]:
     v = vocab()
-    return re.compile(rf"(?:[a-z]{{2,}}(?:{alternation(v['people_suffixes'])})|[\u3400-\u9fff]+"
-                      rf"(?:{alternation(v['zh_people_suffixes'])}))$")
+    return compiled(rf"(?:[a-z]{{2,}}(?:{alternation(v['people_suffixes'])})|[\u3400-\u9fff]+"
+                   rf"(?:{alternation(v['zh_people_suffixes'])}))$")
 
 
 @cache
@@ -97,7 +98,7 @@ def _fillers() -> re.Pattern[str]:
     """Filler words and verbs of change ('context needs to be', 'concurrency goes up to', '并发涨到') at the end."""
     words = [*vocab()["label_fillers"], *vocab()["change_verbs"], *vocab()["change_adverbs"]]
     cjk = [w for w in words if re.match(r"[\u3400-\u9fff]", w)]  # written on to the label: '日活涨到'
-    return re.compile(rf"(?:\s|^)(?:{alternation(words)})\s*$|(?<=[\u3400-\u9fff])(?:{alternation(cjk)})\s*$|[\s:=~-]+$")
+    return compiled(rf"(?:\s|^)(?:{alternation(words)})\s*$|(?<=[\u3400-\u9fff])(?:{alternation(cjk)})\s*$|[\s:=~-]+$")
 
 
 def strip_fillers(before: str, most: int = 4) -> str:

@@ -20,6 +20,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.knowledge.pattern_cache import compiled
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.message import Message, Understanding
@@ -41,13 +42,13 @@ def _after(lone: bool) -> re.Pattern[str]:
     a count not listed with others ('3 pm' after a count alone is a time of day)."""
     words = [w for w in jobs() if not (lone and w in vocab()["people_groups"]["only_before"])]
     groups = vocab()["people_groups"]
-    return re.compile(rf"^\s*{groups['modifiers']}(?P<job>{alternation(words)})(?![a-z])(?!{groups['job_not_after']})")
+    return compiled(rf"^\s*{groups['modifiers']}(?P<job>{alternation(words)})(?![a-z])(?!{groups['job_not_after']})")
 
 
 @cache
 def _before() -> re.Pattern[str]:
     """A job word right before a count, a verb between them ('产品经理是 30', 'pm have 30')."""
-    return re.compile(rf"(?<![a-z])(?P<job>{alternation(jobs())}){vocab()['people_groups']['job_then']}")
+    return compiled(rf"(?<![a-z])(?P<job>{alternation(jobs())}){vocab()['people_groups']['job_then']}")
 
 
 def group_of(m: Message, i: int, lone: bool = False) -> str | None:

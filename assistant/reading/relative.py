@@ -10,11 +10,12 @@ from functools import cache
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.knowledge.pattern_cache import compiled
 
 
 def _words(items) -> re.Pattern[str]:
     """Literal words or phrases as one pattern, longest first, not inside a longer English word."""
-    return re.compile(rf"(?<![a-z])(?:{alternation(items)})(?![a-z])")
+    return compiled(rf"(?<![a-z])(?:{alternation(items)})(?![a-z])")
 
 
 @cache

@@ -8,6 +8,7 @@ from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import Any
 
+from gpu_advisor.knowledge.pattern_cache import compiled
 from gpu_advisor.knowledge.yaml_files import load_yaml_file
 
 MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here (about 700 English words)
@@ -84,13 +85,13 @@ def word_pattern(key: str) -> re.Pattern[str]:
     value: Any = vocab()
     for part in key.split("."):
         value = value[int(part)] if isinstance(value, list) else value[part]
-    return re.compile(value)
+    return compiled(value)
 
 
 @cache
 def pattern_rows(key: str) -> list[tuple[re.Pattern[str], Any]]:
     """A vocabulary list of [pattern, value, ...] rows, compiled once."""
-    return [(re.compile(row[0]), row[1] if len(row) == 2 else tuple(row[1:])) for row in vocab()[key]]
+    return [(compiled(row[0]), row[1] if len(row) == 2 else tuple(row[1:])) for row in vocab()[key]]
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
