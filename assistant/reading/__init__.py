@@ -31,6 +31,7 @@ from gpu_advisor.assistant.reading.allowance import keep_allowed
 from gpu_advisor.assistant.reading.answers import read_answers
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
+from gpu_advisor.assistant.reading.budget_cap import read_budget_cap
 from gpu_advisor.assistant.reading.budget_largest import read_budget_largest
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
@@ -43,7 +44,6 @@ from gpu_advisor.assistant.reading.concept_card import read_concept_on_card
 from gpu_advisor.assistant.reading.considered import read_considered
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
-from gpu_advisor.assistant.reading.budget_cap import read_budget_cap
 from gpu_advisor.assistant.reading.costs import budget_periods
 from gpu_advisor.assistant.reading.count_bought import read_count_bought
 from gpu_advisor.assistant.reading.count_why import read_count_why
