@@ -512,7 +512,7 @@ def _weight_format(relaxed: str | None) -> bool:
 
 def _method_as_planned(sized: Workload, rec: Recommendation) -> Workload:
     """QLoRA taken for the count named ('buy a card … lora', tools.one_card_buy): the rows beside it in QLoRA too."""
-    if rec.taken_lever not in ("qlora", "qlora-unsloth", "qlora-fsdp"):
+    if rec.taken_lever not in ("qlora", "qlora-unsloth"):
         return sized
     return sized.model_copy(update={"method": rec.workload.method, "framework": rec.workload.framework})
 

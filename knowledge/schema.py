@@ -612,8 +612,6 @@ class FrameworkPreset(Record):
     )
     multi_gpu_zero: Literal[0, 1, 2, 3] = Field(description="what several GPUs shard by default (3: FSDP full shard)")
     max_gpus: int | None = Field(default=None, ge=1, description="the most GPUs one run uses (None: no limit)")
-    cpu_offload: bool = Field(default=False, description="sharded over several GPUs (ZeRO-3/FSDP), the weight shards "
-                                                         "and optimizer states live in CPU memory (FSDP CPUOffload)")
     stacks: list[Stack] | None = Field(
         default=None, description="software stacks the framework trains on (None: every stack; Unsloth: CUDA only)")
     on_several_gpus: str | None = Field(

@@ -2672,12 +2672,7 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
         tries += [(m, {"method": m}) for m in ("lora", "qlora") if (w.method, m) in
                   (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))
                   and all(runs_on(st, m, w.framework) for st in stacks)]
-        several = sum(_owned_card(text)[1] for text in w.owned) > 1
-        if w.framework is None and several and all(runs_on(st, "qlora", "fsdp-qlora") for st in stacks):
-            # several cards: QLoRA sharded over them with its shards and optimizer in CPU memory (PEFT + FSDP-QLoRA,
-            # Answer.AI); open-source Unsloth trains on one card, never sharded (review NC30 #2)
-            tries.append(("qlora-fsdp", {"method": "qlora", "framework": "fsdp-qlora"}))
-        elif w.framework is None and all(runs_on(st, "qlora", "unsloth") for st in stacks):
+        if w.framework is None and all(runs_on(st, "qlora", "unsloth") for st in stacks):
             # Unsloth's kernels, chunked loss and offloaded activations fit QLoRA where HF Trainer's does not
             tries.append(("qlora-unsloth", {"method": "qlora", "framework": "unsloth"}))
     if (w.spec.serves or w.spec.batch) and (w.serve_precision or "int8") not in FOUR_BIT:
@@ -2879,7 +2874,7 @@ FREE_LEVERS: dict[str, dict[str, Any]] = {
 }
 # Levers that keep a LoRA the user asked for and only store its frozen base in 4 bits (QLoRA): taken on the cards
 # they own before anything is rented ('lab has 8x 3090, lora llama 70b': QLoRA on the 3090s leads).
-BASE_LEVERS = ("qlora", "qlora-unsloth", "qlora-fsdp")
+BASE_LEVERS = ("qlora", "qlora-unsloth")
 
 
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
@@ -3881,7 +3876,7 @@ def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
     key, _, value = lever.change.partition("=")
     # the same adapters trained, on a 4-bit frozen base; or the QLoRA asked with Unsloth's kernels (no framework
     # named): the job as asked, done the way that fits the card you own (review O3 #8)
-    base_only = key in BASE_LEVERS and (w.method == "lora" or (w.method == "qlora" and key in ("qlora-unsloth", "qlora-fsdp")))
+    base_only = key in BASE_LEVERS and (w.method == "lora" or (w.method == "qlora" and key == "qlora-unsloth"))
     if key not in FREE_LEVERS and not base_only and LEVER_SLOTS.get(key) not in w.flexible:
         return None
     if base_only:

@@ -335,12 +335,10 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
     shard_grad = n if stage >= 2 else 1
     shard_w = n if stage >= 3 else 1
     managed /= shard_opt
-    # FSDP-QLoRA's recipe (Answer.AI) keeps the sharded weights and optimizer states in CPU memory by default
-    offload = inp.cpu_offload or (fw.cpu_offload and stage >= 3)
     cpu = 0.0
     gpu_opt = opt_states / shard_opt
     gpu_w = weights / shard_w
-    if offload:
+    if inp.cpu_offload:
         cpu += opt_states / shard_opt + managed
         gpu_opt = 0.0
         managed = 0.0
@@ -351,7 +349,7 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
                            + (" and weights" if stage >= 3 and inp.offload_params else "")
                            + " live in CPU memory; each step copies them over PCIe")
     gather = 0.0
-    if stage >= 3 and (n > 1 or offload):
+    if stage >= 3 and (n > 1 or inp.cpu_offload):
         gather = ZERO3_GATHER_LAYERS * weights / model.num_layers
         shared, _per_expert = arch.expert_split(model)
         if n > 1 and shared < P:
@@ -362,7 +360,7 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
             assumptions.append("mixture of experts: expert parallelism, the routed experts stay sharded (not "
                                "gathered); ZeRO-3 gathers only the attention and shared weights")
     gpu_grads = grads / shard_grad if not in_bwd else grads
-    if offload and stage >= 2 and not in_bwd:
+    if inp.cpu_offload and stage >= 2 and not in_bwd:
         # ZeRO-Offload and FSDP CPUOffload move the gradient shards to CPU memory with the optimizer
         cpu += gpu_grads
         gpu_grads = 0.0
@@ -388,7 +386,7 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
              (f"trainable x {opt_per_param:g} bytes ({optimizer})" if not paged
               else f"paged: trainable x {opt_per_param:g} bytes ({optimizer}) in managed memory, not counted here")
              + (" + parameters x 4 bytes (FP32 master)" if master else "")
-             + (f" / {shard_opt} GPUs (ZeRO-1+)" if shard_opt > 1 else "") + (" -> CPU" if offload else ""),
+             + (f" / {shard_opt} GPUs (ZeRO-1+)" if shard_opt > 1 else "") + (" -> CPU" if inp.cpu_offload else ""),
              {"trainable": trainable, "optimizer": optimizer}, rel_low=0.02, rel_high=0.05),
         term("activation_bytes", "Activations", activations, "bytes", act_formula,
              {"tokens": tokens, "layers": model.num_layers, "hidden": model.hidden_size, "vocab": model.vocab_size,
