@@ -23,10 +23,9 @@ def train(**kw):
 
 def test_every_preset_names_its_source_and_date():
     ids = {f.id for f in frameworks()}
-    # (the online-RL trainers verl, OpenRLHF and TRL's GRPOTrainer are on record too: their default method is full;
-    # fsdp-qlora: PEFT + FSDP-QLoRA, QLoRA sharded over several cards with CPU offload, review NC30 #2)
+    # (the online-RL trainers verl, OpenRLHF and TRL's GRPOTrainer are on record too: their default method is full)
     assert ids == {"hf-trainer", "llama-factory", "unsloth", "torchtune", "torchtune-distributed", "deepspeed",
-                   "axolotl", "verl", "openrlhf", "trl-grpo", "fsdp-qlora"}
+                   "axolotl", "verl", "openrlhf", "trl-grpo"}
     for f in frameworks():
         assert len(f.source) > 20 and f.as_of.year >= 2024
 

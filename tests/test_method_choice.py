@@ -12,7 +12,7 @@ from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.method_choice import method_choice_lines
 from gpu_advisor.assistant.reading import understand
 from gpu_advisor.tools.method_choice import method_choice
-from gpu_advisor.tools.recommend import Workload, _owned_lever_tries, recommend, training_time_setup
+from gpu_advisor.tools.recommend import Workload, training_time_setup
 from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 from tests.conversation import payload, run_conversation
 
@@ -179,29 +179,6 @@ def test_dpo_time_counts_both_sequences():
     assert training_time_setup(w, "a100-80gb-pcie", 2, True).tokens == 2 * training_time_setup(sft, "a100-80gb-pcie", 2, True).tokens
 
 
-# ------------------------------------------------------------------ the framework named: one card vs several
-def test_several_cards_shard_qlora_with_fsdp_not_unsloth():
-    w = Workload(phase="fine-tune", model="qwen2.5-32b", method="qlora", seq_len=8192, owned=["2x rtx-3090"])
-    keys = [k for k, _c in _owned_lever_tries(w)]
-    assert "qlora-fsdp" in keys and "qlora-unsloth" not in keys
-    one = Workload(phase="fine-tune", model="qwen2.5-32b", method="qlora", seq_len=8192, owned=["1x rtx-3090"])
-    keys = [k for k, _c in _owned_lever_tries(one)]
-    assert "qlora-unsloth" in keys and "qlora-fsdp" not in keys
-
-
-def test_two_3090s_qlora_32b_at_8k_with_fsdp_qlora():
-    rec = recommend(Workload(phase="fine-tune", model="qwen2.5-32b", method="qlora", seq_len=8192,
-                             owned=["2x rtx-3090"]))
-    assert rec.relaxed == "qlora-fsdp" and rec.best.owned and rec.best.gpus == 2
-    assert rec.workload.framework == "fsdp-qlora"
-    # as asked (HF Trainer QLoRA sharded over both cards) it falls short; with the shards and optimizer in CPU memory
-    as_asked = training_memory(TrainingMemoryInput(model="qwen2.5-32b", method="qlora", seq_len=8192, gpus=2, zero=3))
-    fsdp = training_memory(TrainingMemoryInput(model="qwen2.5-32b", method="qlora", seq_len=8192, gpus=2,
-                                               framework="fsdp-qlora"))
-    assert as_asked.per_gpu_total_bytes > rec.best.capacity_bytes > fsdp.per_gpu_total_bytes
-    assert fsdp.cpu_bytes > 0 and fsdp.zero == 3
-
-
 # ------------------------------------------------------------------ the replies
 @pytest.mark.parametrize(("text", "lang"), [
     ("our lab owns A100 80GB PCIe x2 (no nvlink). want to DPO gemma-3-12b on ~40k preference pairs, seq len 4096. "
@@ -224,11 +201,3 @@ def test_reply_weighs_both_methods_on_the_cards(text, lang):
         assert "preference pairs as a prompt with a chosen and a rejected response" in reply.content
     else:
         assert "偏好数据我按每条一个提示词加 chosen 和 rejected 两个回答来算" in reply.content
-
-
-def test_reply_on_two_3090s_names_fsdp_qlora_not_unsloth():
-    (reply,) = run_conversation(["want to finetune qwen2.5 32b with qlora on my own 2x rtx 3090, 8k context. "
-                                 "will it fit or do i need to rent"])
-    assert "Unsloth" not in reply.content
-    assert "FSDP-QLoRA" in reply.content
-    assert payload(reply)["results"]["recommend"]["relaxed"] == "qlora-fsdp"
