@@ -423,7 +423,7 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False, monthly: boo
         return say(lang, "ack.offpeak_share", value=f"{value:.0%}")
     if slot == "rl_steps" and value == 1:  # 'how long per step': one step's time, never 'the time of 1 steps'
         return say(lang, "ack.rl_step")
-    if slot in ("rl_layout", "rl_pipelined"):
+    if slot in ("rl_layout", "rl_pipelined", "budget_per"):
         return say(lang, f"ack.{slot}.{str(value).lower()}")
     if slot == "rl_algorithm":
         return say(lang, "ack.rl_algorithm", value=str(value).upper())
