@@ -13,6 +13,7 @@ import unicodedata
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab
+from gpu_advisor.tools.phases import trains
 
 # Slots the question's own words may fill: the job ('跑推理'), the engine and format, the market.
 OWN_SLOTS = {"phase", "engine", "engine_app", "precision", "region", "preference"}
@@ -34,6 +35,8 @@ def read_card_value(m: Message, u: Understanding) -> None:
         return
     if set(u.updates) - OWN_SLOTS or u.scale or u.prices or u.quotes or set(u.ask) & WEIGHED_ELSEWHERE:
         return  # a job to size, prices of their own, used cards, renting one against buying another: weighed there
+    if trains(u.updates.get("phase")):
+        return  # 'is the 80GB worth it for training': what each card holds for training answers it (compare_verdict)
     u.ask = {**u.ask, "value": True}
     if _hit("no_config", m, typed):
         u.intents = (u.intents - {"whatif"}) | {"compare_cards", "no_sizing"}
