@@ -34,7 +34,7 @@ def _names() -> tuple[frozenset[str], tuple[str, ...]]:
     for u in unsized_cards():
         said += [u.name, u.name_zh, *u.aliases, u.vendor]
     latin = {w for s in said for w in _NAME_TOKEN.findall(s.lower())} - _FUNCTION_WORDS
-    cjk = sorted({w for s in said for w in _CJK_RUN.findall(s)}, key=len, reverse=True)
+    cjk = sorted({w for s in said for w in _CJK_RUN.findall(s)}, key=lambda w: (-len(w), w))
     return frozenset(latin), tuple(cjk)
 
 

@@ -703,7 +703,7 @@ def find_topics(text: str) -> list[str]:
 def _any_topic_alias() -> re.Pattern[str] | None:
     """One pattern that matches wherever some alias of _topic_aliases does, each alternative opening with its
     first character (so the regex engine skips every position no alias starts at); None if an alias is empty."""
-    words = sorted({phrase(alias) for topic in glossary() for alias in topic.aliases}, key=len, reverse=True)
+    words = sorted({phrase(alias) for topic in glossary() for alias in topic.aliases}, key=lambda w: (-len(w), w))
     if not all(words):
         return None
     return compiled("|".join(f"{re.escape(w[0])}(?<![a-z0-9]{re.escape(w[0])}){re.escape(w[1:])}(?![a-z0-9])"

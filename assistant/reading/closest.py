@@ -134,7 +134,7 @@ def _expert_markers(m: Message) -> None:
 
 @cache
 def _family_word() -> re.Pattern[str]:
-    words = sorted(family_words(), key=len, reverse=True)
+    words = sorted(family_words(), key=lambda w: (-len(w), w))
     return re.compile(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, words)) + ")")
 
 

@@ -226,15 +226,16 @@ def _glued(m: re.Match[str], replacement: str) -> str:
 
 
 def alternation(words) -> str:
-    """A regex alternation of literal words, longest first (so 'support agents' wins over 'agents')."""
-    return "|".join(re.escape(w) for w in sorted(set(map(str, words)), key=len, reverse=True))
+    """A regex alternation of literal words, longest first (so 'support agents' wins over 'agents'); words of one
+    length in their own order, so the pattern's text is the same in every process (knowledge.pattern_cache)."""
+    return "|".join(re.escape(w) for w in sorted(set(map(str, words)), key=lambda w: (-len(w), w)))
 
 
 @cache
 def _number_word_pattern() -> re.Pattern[str]:
     """A run of English number words ('two hundred and fifty', 'a dozen', 'half a million')."""
     v = vocab()
-    words = sorted({*v["number_words"], *v["number_scales"]}, key=len, reverse=True)
+    words = sorted({*v["number_words"], *v["number_scales"]}, key=lambda w: (-len(w), w))
     alt = "|".join(words)
     return re.compile(rf"\b(?:(?:a|an|half a|half an)\s+)?(?:{alt})(?:(?:\s+|-)(?:and\s+)?(?:{alt}))*\b")
 

@@ -30,7 +30,7 @@ def _job_ends() -> tuple[str, ...]:
     words = [w for ws in v["people_groups"]["jobs"].values() for w in ws]
     words += [*v["population_nouns"], *v["zh_title_tails"], *v["zh_groups"]["job_ends"]]
     cjk = [w for w in words if re.fullmatch(r"[\u3400-\u9fff]{2,}", w)]
-    return tuple(sorted({*cjk, *v["zh_job_suffixes"]}, key=len, reverse=True))
+    return tuple(sorted({*cjk, *v["zh_job_suffixes"]}, key=lambda w: (-len(w), w)))
 
 
 @cache
