@@ -354,7 +354,8 @@ def test_a_memory_the_catalog_has_is_that_card():
 # as those cards: tests/test_cards_2026.py)
 LAPTOPS = ["RTX 3080 Ti laptop 16GB", "3080 Ti laptop", "3070 laptop GPU", "laptop 3080", "my laptop with a 4070 Ti",
            "笔记本3080", "3080 移动版", "RTX 4060 Ti mobile"]
-UNKNOWN = ["GTX 1080 Ti", "Tesla P100", "3060 Ti", "Titan RTX", "Radeon Pro W7800", "Tesla P40",  # 4080 Super, 4070 Ti Super: in the catalog now
+UNKNOWN = ["GTX 980 Ti", "Tesla K80", "3060 Ti", "Titan RTX", "Radeon Pro W7800", "Tesla M40",  # 4080 Super, 4070 Ti Super: in the catalog now
+           # (the GTX 1080 Ti, Tesla P100 and P40 are in the catalog now: tests/test_pascal_cards_and_autocomplete.py)
            "MI250", "rtx 2060"]  # the RX 7900 XT is in the catalog now (tests/test_named_cards_and_vision.py)  # V100 and the RTX 4060 are in the catalog now (tests/test_cards_catalog_gaps.py)
 # (the RTX A5000 is in the catalog now: tests/test_owned_common_cards.py)
 
