@@ -52,10 +52,13 @@ def fallback_pair(m: Message) -> tuple[str, str] | None:
     """'can we do full-param SFT? if not, LoRA?', '全参能跑吗？不行的话 LoRA': the method asked first and the one
     named as its fallback (the fallback words between them); None when none is. No comparison: a plan on the first
     when it fits (reading/method_why.py)."""
-    found = sorted((hit.start(), mid) for pattern, mid in _rows() for hit in pattern.finditer(m.masked))
-    fallback = re.compile(vocab()["method_compare"]["fallback"])
-    for (start, first), (end, then) in itertools.pairwise(found):
-        if first != then and fallback.search(m.masked[start:end]):
+    found = sorted((hit.start(), hit.end(), mid) for pattern, mid in _rows() for hit in pattern.finditer(m.masked))
+    words = vocab()["method_compare"]["fallback"]
+    fallback, right_after = re.compile(words), re.compile(rf"[\s,，]*(?:{words})")
+    for (start, _e, first), (end, then_end, then) in itertools.pairwise(found):
+        # the fallback words between the two ('full? if not, LoRA') or right after the second ('full, or LoRA if
+        # that doesn't fit?')
+        if first != then and (fallback.search(m.masked[start:end]) or right_after.match(m.masked, then_end)):
             return first, then
     return None
 
